@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+// cinegraph — cinematic-mode video for Linux cameras.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "cinegraph",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CineGraph", targets: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer", "CineNodes"]),
+        .executable(name: "cinegraph", targets: ["cinegraph"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .target(name: "CineMedia", swiftSettings: strict),
+        .target(name: "CineVision", dependencies: ["CineMedia"], swiftSettings: strict),
+        .target(
+            name: "CineGraph",
+            dependencies: ["CineMedia", "Yams", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .target(name: "CineGStreamer", dependencies: ["CGStreamer", "CineMedia"], swiftSettings: strict),
+        .target(
+            name: "CineNodes",
+            dependencies: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "cinegraph",
+            dependencies: [
+                "CineNodes", "CineGraph", "CineGStreamer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision"],
+            path: "Benchmarks/CineBench", swiftSettings: strict),
+        .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
+        .testTarget(name: "CineGraphTests", dependencies: ["CineGraph", "CineMedia"], swiftSettings: strict),
+        .testTarget(
+            name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
+        .testTarget(
+            name: "CineNodesTests", dependencies: ["CineNodes", "CineGraph", "CineVision", "CineGStreamer"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

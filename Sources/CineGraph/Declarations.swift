@@ -1,0 +1,204 @@
+// Declarations: the property wrappers a node uses to declare its ports and parameters.
+// The declaration is the single source for validation, `cinegraph nodes` and docs/nodes.md.
+
+/// An input port. Reading it inside `process` gives the packet of the current instant.
+///
+/// ```swift
+/// @Input("Frames to darken") var video: Image
+/// ```
+@propertyWrapper
+public struct Input<Value: Sendable>: InputDeclaring {
+    let slot: InputSlot<Value>
+    /// Declares a required input with a one-line description.
+    public init(_ doc: String = "") { slot = InputSlot(doc: doc, optional: false) }
+    /// The packet of the current instant.
+    public var wrappedValue: Value {
+        guard let v = slot.value else { preconditionFailure("input '\(slot.name)' read outside process()") }
+        return v
+    }
+    var anyInputSlot: AnyInputSlot { slot }
+}
+
+/// An input port that may be left unconnected; `nil` when it is.
+@propertyWrapper
+public struct OptionalInput<Value: Sendable>: InputDeclaring {
+    let slot: InputSlot<Value>
+    /// Declares an optional input.
+    public init(_ doc: String = "") { slot = InputSlot(doc: doc, optional: true) }
+    /// The packet of the current instant, or `nil` when the port is not connected.
+    public var wrappedValue: Value? { slot.value }
+    var anyInputSlot: AnyInputSlot { slot }
+}
+
+/// An output port. Assign to it inside `process` to send a packet at the current instant;
+/// an output left unassigned sends a "skip" so that joins downstream move on.
+@propertyWrapper
+public struct Output<Value: Sendable>: OutputDeclaring {
+    let slot: OutputSlot<Value>
+    /// Declares an output with a one-line description.
+    public init(_ doc: String = "") { slot = OutputSlot(doc: doc) }
+    /// The packet for the current instant.
+    public var wrappedValue: Value {
+        get {
+            guard let v = slot.value else { preconditionFailure("output '\(slot.name)' read before it was set") }
+            return v
+        }
+        nonmutating set { slot.value = newValue }
+    }
+    var anyOutputSlot: AnyOutputSlot { slot }
+}
+
+/// A parameter, set from the graph config (`key: value`), `--set`, or the control channel.
+///
+/// ```swift
+/// @Parameter(default: 0.4, range: 0...1, "Strength at the corners") var strength: Double
+/// ```
+@propertyWrapper
+public struct Parameter<Value: ParameterValue>: ParameterDeclaring {
+    let slot: ParameterSlot<Value>
+    /// Declares a parameter with a default and a description.
+    public init(default value: Value, _ doc: String) {
+        slot = ParameterSlot(defaultValue: value, doc: doc, rangeText: nil, check: nil)
+    }
+    /// Declares a parameter whose values must lie in `range`.
+    public init(default value: Value, range: ClosedRange<Value>, _ doc: String) where Value: Comparable {
+        slot = ParameterSlot(
+            defaultValue: value, doc: doc, rangeText: "\(range.lowerBound.configText)...\(range.upperBound.configText)",
+            check: { v in
+                range.contains(v) ? nil
+                    : "\(v.configText) is out of range \(range.lowerBound.configText)...\(range.upperBound.configText)"
+            })
+    }
+    /// The current value.
+    public var wrappedValue: Value {
+        get { slot.value }
+        nonmutating set { slot.value = newValue }
+    }
+    var anyParameterSlot: AnyParameterSlot { slot }
+}
+
+// MARK: - Slots: the storage behind the wrappers, found by reflection.
+
+protocol InputDeclaring { var anyInputSlot: AnyInputSlot { get } }
+protocol OutputDeclaring { var anyOutputSlot: AnyOutputSlot { get } }
+protocol ParameterDeclaring { var anyParameterSlot: AnyParameterSlot { get } }
+
+class AnyInputSlot {
+    var name = ""
+    let doc: String
+    let optional: Bool
+    init(doc: String, optional: Bool) {
+        self.doc = doc
+        self.optional = optional
+    }
+    var valueType: Any.Type { fatalError("abstract") }
+    func set(_ value: (any Sendable)?) { fatalError("abstract") }
+}
+
+final class InputSlot<Value: Sendable>: AnyInputSlot {
+    var value: Value?
+    override var valueType: Any.Type { Value.self }
+    override func set(_ v: (any Sendable)?) { value = v.map { $0 as! Value } }
+}
+
+class AnyOutputSlot {
+    var name = ""
+    let doc: String
+    init(doc: String) { self.doc = doc }
+    var valueType: Any.Type { fatalError("abstract") }
+    func take() -> (any Sendable)? { fatalError("abstract") }
+    var hasValue: Bool { fatalError("abstract") }
+}
+
+final class OutputSlot<Value: Sendable>: AnyOutputSlot {
+    var value: Value?
+    override var valueType: Any.Type { Value.self }
+    override var hasValue: Bool { value != nil }
+    override func take() -> (any Sendable)? {
+        defer { value = nil }
+        return value
+    }
+}
+
+class AnyParameterSlot {
+    var name = ""
+    let doc: String
+    let rangeText: String?
+    init(doc: String, rangeText: String?) {
+        self.doc = doc
+        self.rangeText = rangeText
+    }
+    var typeName: String { fatalError("abstract") }
+    var choices: [String]? { nil }
+    var defaultText: String { fatalError("abstract") }
+    var currentText: String { fatalError("abstract") }
+    /// Parses and range-checks a config value without storing it.
+    func parse(_ config: ConfigValue) throws -> any Sendable { fatalError("abstract") }
+    func assign(_ parsed: any Sendable) { fatalError("abstract") }
+}
+
+final class ParameterSlot<Value: ParameterValue>: AnyParameterSlot {
+    var value: Value
+    let defaultValue: Value
+    let check: (@Sendable (Value) -> String?)?
+    init(defaultValue: Value, doc: String, rangeText: String?, check: (@Sendable (Value) -> String?)?) {
+        self.value = defaultValue
+        self.defaultValue = defaultValue
+        self.check = check
+        super.init(doc: doc, rangeText: rangeText)
+    }
+    override var typeName: String { Value.typeName }
+    override var choices: [String]? { Value.choices }
+    override var defaultText: String { defaultValue.configText }
+    override var currentText: String { value.configText }
+    override func parse(_ config: ConfigValue) throws -> any Sendable {
+        let v = try Value(config: config)
+        if let problem = check?(v) { throw ValueError(problem) }
+        return v
+    }
+    override func assign(_ parsed: any Sendable) { value = parsed as! Value }
+}
+
+/// Turns a Swift property name into a config key: `maxDisparity` → `max-disparity`.
+func configName(ofProperty label: String) -> String {
+    var name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+    var out = ""
+    for ch in name {
+        if ch.isUppercase {
+            if !out.isEmpty { out.append("-") }
+            out.append(Character(ch.lowercased()))
+        } else {
+            out.append(ch)
+        }
+    }
+    name = out
+    return name
+}
+
+/// The slots of one node instance, found by reflection and named after their properties.
+struct NodeSlots {
+    var inputs: [AnyInputSlot] = []
+    var outputs: [AnyOutputSlot] = []
+    var parameters: [AnyParameterSlot] = []
+
+    init(of node: Any) {
+        var mirror: Mirror? = Mirror(reflecting: node)
+        while let m = mirror {
+            for child in m.children {
+                guard let label = child.label else { continue }
+                let name = configName(ofProperty: label)
+                if let d = child.value as? any InputDeclaring {
+                    d.anyInputSlot.name = name
+                    inputs.append(d.anyInputSlot)
+                } else if let d = child.value as? any OutputDeclaring {
+                    d.anyOutputSlot.name = name
+                    outputs.append(d.anyOutputSlot)
+                } else if let d = child.value as? any ParameterDeclaring {
+                    d.anyParameterSlot.name = name
+                    parameters.append(d.anyParameterSlot)
+                }
+            }
+            mirror = m.superclassMirror
+        }
+    }
+}

@@ -1,0 +1,168 @@
+// GraphBuilder: validates a GraphSpec against the registry and builds a Graph, collecting
+// every error with its position and key before anything starts.
+
+/// Builds a ``Graph`` from a ``GraphSpec``: unknown kinds and keys (with "did you mean"),
+/// wrong types and ranges, missing or mismatched ports, unconnected inputs and cycles are
+/// all reported together, each at its file:line:column.
+public struct GraphBuilder {
+    /// The kinds the graph may use.
+    public var registry: NodeRegistry
+
+    /// Creates a builder over `registry`.
+    public init(registry: NodeRegistry) { self.registry = registry }
+
+    /// Validates `spec`; throws ``ConfigErrors`` listing every problem found.
+    public func build(_ spec: GraphSpec) throws -> Graph {
+        var errors: [ConfigError] = []
+        var built: [String: GraphNode] = [:]
+        var references: [(node: String, input: String, ref: String, location: SourceLocation)] = []
+        var order: [String] = []
+
+        for n in spec.nodes {
+            let key = "nodes.\(n.name)"
+            guard let kind = n.kind else { continue }
+            guard let d = registry.description(of: kind) else {
+                let near = closestMatch(to: kind, in: registry.kinds)
+                errors.append(ConfigError(n.kindLocation, key: key + ".kind", "unknown node kind '\(kind)'",
+                                          hint: near.map { "did you mean '\($0)'?" } ?? "run 'cinegraph nodes' for the kinds"))
+                continue
+            }
+            let probe = NodeSlots(of: d.makeNode())
+            var values: [(name: String, value: any Sendable)] = []
+            for e in n.entries {
+                if d.inputs.contains(where: { $0.name == e.key }) {
+                    guard let text = e.value.text, !text.isEmpty else {
+                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)",
+                                                  "an input is connected with 'node' or 'node.port'"))
+                        continue
+                    }
+                    references.append((n.name, e.key, text, e.value.location))
+                } else if let slot = probe.parameters.first(where: { $0.name == e.key }) {
+                    do {
+                        values.append((e.key, try slot.parse(e.value)))
+                    } catch let v as ValueError {
+                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", v.message,
+                                                  hint: slot.rangeText.map { "allowed: \($0)" }))
+                    } catch {
+                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", "\(error)"))
+                    }
+                } else {
+                    let names = d.inputs.map(\.name) + d.parameters.map(\.name)
+                    let near = closestMatch(to: e.key, in: names)
+                    errors.append(ConfigError(e.keyLocation, key: "\(key).\(e.key)",
+                                              "node kind '\(kind)' has no input or parameter '\(e.key)'",
+                                              hint: near.map { "did you mean '\($0)'?" }
+                                                ?? "run 'cinegraph nodes \(kind)' to see them"))
+                }
+            }
+            built[n.name] = GraphNode(name: n.name, description: d, parameterValues: values, parameterTexts: [:],
+                                      inputs: [:], isLive: false)
+            order.append(n.name)
+        }
+
+        // Connections: the node exists, the port exists (or is the only one), types agree.
+        for r in references {
+            let key = "nodes.\(r.node).\(r.input)"
+            let parts = r.ref.split(separator: ".", maxSplits: 1).map(String.init)
+            let sourceName = parts[0]
+            guard let source = built[sourceName] else {
+                if spec.nodes.contains(where: { $0.name == sourceName }) { continue }  // reported already
+                let near = closestMatch(to: sourceName, in: spec.nodes.map(\.name))
+                errors.append(ConfigError(r.location, key: key, "no node named '\(sourceName)'",
+                                          hint: near.map { "did you mean '\($0)'?" }))
+                continue
+            }
+            let outputs = source.description.outputs
+            let port: PortDescription
+            if parts.count == 2 {
+                guard let p = outputs.first(where: { $0.name == parts[1] }) else {
+                    let near = closestMatch(to: parts[1], in: outputs.map(\.name))
+                    errors.append(ConfigError(r.location, key: key,
+                                              "node '\(sourceName)' (\(source.description.kind)) has no output '\(parts[1])'",
+                                              hint: near.map { "did you mean '\(sourceName).\($0)'?" }
+                                                ?? "its outputs: \(outputs.map(\.name).joined(separator: ", "))"))
+                    continue
+                }
+                port = p
+            } else if outputs.count == 1 {
+                port = outputs[0]
+            } else if outputs.isEmpty {
+                errors.append(ConfigError(r.location, key: key, "node '\(sourceName)' has no outputs"))
+                continue
+            } else {
+                let input = built[r.node]!.description.inputs.first { $0.name == r.input }!
+                let fitting = outputs.filter { $0.typeID == input.typeID }
+                guard fitting.count == 1 else {
+                    errors.append(ConfigError(r.location, key: key, "node '\(sourceName)' has several outputs",
+                                              hint: "name one: " + outputs.map { "\(sourceName).\($0.name)" }.joined(separator: ", ")))
+                    continue
+                }
+                port = fitting[0]
+            }
+            let input = built[r.node]!.description.inputs.first { $0.name == r.input }!
+            guard input.typeID == port.typeID else {
+                errors.append(ConfigError(r.location, key: key,
+                                          "input '\(r.input)' takes \(input.typeName) but \(sourceName).\(port.name) gives \(port.typeName)"))
+                continue
+            }
+            built[r.node]!.inputs[r.input] = PortReference(node: sourceName, port: port.name)
+        }
+
+        // Every required input connected.
+        for name in order {
+            let n = built[name]!
+            for input in n.description.inputs where !input.isOptional && n.inputs[input.name] == nil {
+                let spec = spec.nodes.first { $0.name == name }!
+                let alreadyReported = references.contains { $0.node == name && $0.input == input.name }
+                if !alreadyReported {
+                    errors.append(ConfigError(spec.location, key: "nodes.\(name)",
+                                              "input '\(input.name)' (\(input.typeName)) is not connected",
+                                              hint: "add '\(input.name): <node>.<output>'"))
+                }
+            }
+        }
+
+        // Topological order; whatever is left sits on a cycle.
+        var indegree = Dictionary(uniqueKeysWithValues: order.map { ($0, 0) })
+        for name in order { indegree[name] = Set(built[name]!.inputs.values.map(\.node)).count }
+        var ready = order.filter { indegree[$0] == 0 }
+        var sorted: [String] = []
+        while !ready.isEmpty {
+            let n = ready.removeFirst()
+            sorted.append(n)
+            for m in order where m != n && built[m]!.inputs.values.contains(where: { $0.node == n }) {
+                indegree[m]! -= 1
+                if indegree[m] == 0 { ready.append(m) }
+            }
+        }
+        if sorted.count < order.count {
+            let cyclic = order.filter { !sorted.contains($0) }
+            let first = spec.nodes.first { $0.name == cyclic[0] }!
+            errors.append(ConfigError(first.location, key: "nodes.\(cyclic[0])",
+                                      "the graph has a cycle through \(cyclic.joined(separator: " → "))",
+                                      hint: "a node cannot consume its own output, directly or through others"))
+        }
+
+        // Each node checks its parameters together, on a configured instance that never runs.
+        for name in sorted {
+            let (node, slots) = built[name]!.instantiate()
+            let specNode = spec.nodes.first { $0.name == name }!
+            do {
+                try node.validate()
+            } catch let p as ParameterError {
+                let entry = p.parameter.flatMap { param in specNode.entries.first { $0.key == param } }
+                errors.append(ConfigError(entry?.value.location ?? specNode.location,
+                                          key: "nodes.\(name)" + (p.parameter.map { ".\($0)" } ?? ""),
+                                          p.message, hint: p.hint))
+            } catch {
+                errors.append(ConfigError(specNode.location, key: "nodes.\(name)", "\(error)"))
+            }
+            built[name]!.parameterTexts = Dictionary(uniqueKeysWithValues: slots.parameters.map { ($0.name, $0.currentText) })
+            let upstreamLive = built[name]!.inputs.values.contains { built[$0.node]?.isLive ?? false }
+            built[name]!.isLive = node.isLive || upstreamLive
+        }
+
+        if !errors.isEmpty { throw ConfigErrors(errors) }
+        return Graph(name: spec.name, file: spec.file, nodes: sorted.map { built[$0]! })
+    }
+}

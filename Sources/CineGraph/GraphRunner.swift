@@ -1,0 +1,187 @@
+// GraphRunner: runs a validated graph — one thread per node, bounded edges, EOS drain,
+// orderly stop on request, abort, control channel and statistics.
+import CineMedia
+import Foundation
+import Logging
+import Synchronization
+
+/// Settings of a run.
+public struct RunOptions: Sendable {
+    /// Queue length of an edge downstream of a live source (drop-oldest when full).
+    public var liveQueueCapacity = 3
+    /// Queue length of an offline edge (the producer waits when full).
+    public var offlineQueueCapacity = 4
+    /// The logger nodes log through.
+    public var logger = Logger(label: "cinegraph")
+    /// Creates default options.
+    public init() {}
+}
+
+/// What a finished run reports: per-node and per-edge counters, wall time, the first failure.
+public struct RunSummary: Sendable {
+    public var nodes: [NodeStats]
+    public var edges: [EdgeStats]
+    /// Wall-clock seconds from start to the last node finishing.
+    public var wallSeconds: Double
+    /// Every node failure, in the order they happened.
+    public var failures: [NodeFailure]
+    /// Whether the run was stopped by ``GraphRunner/drain()`` or ``GraphRunner/abort()`` rather than ending on its own.
+    public var wasStopped: Bool
+    /// Packets dropped on live edges, in all.
+    public var totalDrops: Int { edges.reduce(0) { $0 + $1.dropped } }
+}
+
+/// Runs a ``Graph``.
+///
+/// ```swift
+/// let runner = GraphRunner(graph: graph)
+/// try runner.start()
+/// runner.send(.set(parameter: "aperture", value: "2.8"), to: "bokeh") { print($0) }
+/// let summary = runner.wait()
+/// ```
+/// Nodes start in reverse topological order (sinks first, so they are ready before packets
+/// arrive). ``drain()`` ends the sources; end-of-stream then flows down every edge and each
+/// node finishes — sinks finalise their files. A node that fails ends the run the same way.
+public final class GraphRunner: Sendable {
+    /// The graph being run.
+    public let graph: Graph
+    private let runners: [String: NodeRunner]
+    private let order: [String]
+    private let stopFlag = StopFlag()
+    private let stopped = Atomic<Bool>(false)
+    private let events = EventHub()
+    private let failures = FailureList()
+    private let startTime = Mutex<UInt64>(0)
+    private let logger: Logger
+
+    /// Prepares the graph's nodes and edges; nothing runs until ``start()``.
+    public init(graph: Graph, options: RunOptions = RunOptions()) {
+        self.graph = graph
+        self.logger = options.logger
+        let consumers = graph.consumers
+        var inboxes: [String: Inbox] = [:]
+        var portIndex: [PortReference: Int] = [:]
+        for n in graph.nodes {
+            var edges: [EdgeStats] = []
+            for input in n.description.inputs {
+                guard let source = n.inputs[input.name] else { continue }
+                let live = graph.node(named: source.node)?.isLive ?? false
+                portIndex[PortReference(node: n.name, port: input.name)] = edges.count
+                edges.append(EdgeStats(consumer: PortReference(node: n.name, port: input.name), producer: source,
+                                       policy: live ? .dropOldest : .block,
+                                       capacity: live ? options.liveQueueCapacity : options.offlineQueueCapacity))
+            }
+            inboxes[n.name] = Inbox(edges: edges)
+        }
+        var runners: [String: NodeRunner] = [:]
+        let failures = self.failures
+        let stopFlag = self.stopFlag
+        let log = options.logger
+        for n in graph.nodes {
+            let connected = Set(n.description.outputs.map(\.name).filter {
+                !(consumers[PortReference(node: n.name, port: $0)] ?? []).isEmpty
+            })
+            let runner = NodeRunner(node: n, inbox: inboxes[n.name]!, connectedOutputs: connected,
+                                    logger: options.logger, stopFlag: stopFlag, events: events) { failure in
+                log.error("\(failure.description)")
+                failures.append(failure)
+                stopFlag.set()
+            }
+            runner.routes = n.description.outputs.map { out in
+                let targets = (consumers[PortReference(node: n.name, port: out.name)] ?? []).map {
+                    (inbox: inboxes[$0.node]!, port: portIndex[$0]!)
+                }
+                return OutputRoute(targets: targets)
+            }
+            runners[n.name] = runner
+        }
+        self.runners = runners
+        self.order = graph.nodes.map(\.name)
+    }
+
+    /// Starts every node's thread.
+    public func start() {
+        startTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
+        for name in order.reversed() { runners[name]!.start() }
+    }
+
+    /// Blocks until every node has finished; returns the summary (failures included).
+    public func wait() -> RunSummary {
+        for name in order { runners[name]!.waitUntilDone() }
+        return summary()
+    }
+
+    /// Waits without blocking a thread of the caller's executor.
+    public func finished() async -> RunSummary {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.wait()) }.start()
+        }
+    }
+
+    /// Starts, waits, and throws the first node failure if there was one.
+    @discardableResult
+    public func run() throws -> RunSummary {
+        start()
+        let s = wait()
+        if let f = s.failures.first { throw f }
+        return s
+    }
+
+    /// Starts an orderly stop: sources end, end-of-stream flows through, sinks finalise.
+    public func drain() {
+        stopped.store(true, ordering: .releasing)
+        stopFlag.set()
+    }
+
+    /// Stops at once: queues are abandoned, nodes return without processing what is queued.
+    /// Sinks still get `finish` so they can close what they can.
+    public func abort() {
+        stopped.store(true, ordering: .releasing)
+        stopFlag.set()
+        for r in runners.values { r.inbox.abort() }
+    }
+
+    /// Whether every node has finished.
+    public var isFinished: Bool { runners.values.allSatisfy(\.isFinished) }
+
+    /// Sends a control message to node `node`; `reply` is called on that node's thread.
+    public func send(_ message: ControlMessage, to node: String,
+                     reply: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        guard let runner = runners[node] else {
+            let near = closestMatch(to: node, in: order)
+            reply(.failure(ControlError("no node named '\(node)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))))
+            return
+        }
+        if !runner.inbox.post(PendingControl(message: message, reply: reply)) {
+            reply(.failure(ControlError("node '\(node)' has finished")))
+        }
+    }
+
+    /// Sends a control message and waits for the reply.
+    public func send(_ message: ControlMessage, to node: String) async throws -> String {
+        try await withCheckedThrowingContinuation { c in
+            send(message, to: node) { c.resume(with: $0) }
+        }
+    }
+
+    /// Calls `handler` for every event a node posts (on that node's thread: return quickly).
+    public func subscribe(_ handler: @escaping @Sendable (GraphEvent) -> Void) { events.subscribe(handler) }
+
+    /// Counters now, for a status line.
+    public func summary() -> RunSummary {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let t0 = startTime.withLock { $0 }
+        return RunSummary(nodes: order.map { runners[$0]!.snapshot },
+                          edges: order.flatMap { runners[$0]!.inbox.snapshot() },
+                          wallSeconds: t0 == 0 ? 0 : Double(now - t0) / 1e9,
+                          failures: failures.all,
+                          wasStopped: stopped.load(ordering: .acquiring))
+    }
+}
+
+/// The failures of a run, appended from any node's thread.
+final class FailureList: Sendable {
+    private let list = Mutex<[NodeFailure]>([])
+    func append(_ f: NodeFailure) { list.withLock { $0.append(f) } }
+    var all: [NodeFailure] { list.withLock { $0 } }
+}

@@ -1,0 +1,204 @@
+// Inbox: the bounded queues in front of one node — one per input port — plus its control
+// mailbox. Producers push; the node's thread pops joined instants.
+import CineMedia
+import Foundation
+
+/// What travels along an edge.
+enum PacketBody: @unchecked Sendable {
+    /// A value of the port's type (`any Sendable`, checked by the graph's typing).
+    case value(any Sendable)
+    /// The producer processed this instant but had nothing for this port.
+    case skip
+    /// No more packets on this edge.
+    case end
+}
+
+/// One packet on an edge: a timestamp and a body.
+struct Packet: Sendable {
+    var timestamp: Timestamp
+    var body: PacketBody
+}
+
+/// How an edge behaves when its queue is full.
+public enum EdgePolicy: String, Sendable {
+    /// Live: drop the oldest queued packet and count it. A camera never waits for a slow consumer.
+    case dropOldest = "drop-oldest"
+    /// Offline: the producer waits. Nothing is lost.
+    case block
+}
+
+/// Counters of one edge (one input port), read by the status line and the summary.
+public struct EdgeStats: Sendable {
+    /// The input port this edge feeds, `node.port`.
+    public var consumer: PortReference
+    /// The output it comes from.
+    public var producer: PortReference
+    public var policy: EdgePolicy
+    public var capacity: Int
+    /// Packets accepted.
+    public var pushed = 0
+    /// Packets dropped because the queue was full (live edges only).
+    public var dropped = 0
+    /// Packets waiting now.
+    public var depth = 0
+    /// The largest depth seen.
+    public var maxDepth = 0
+}
+
+/// A control request waiting for the node's thread.
+struct PendingControl: Sendable {
+    var message: ControlMessage
+    var reply: @Sendable (Result<String, any Error>) -> Void
+}
+
+/// The queues in front of one node. All state is guarded by `condition`'s lock.
+final class Inbox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queues: [[Packet]]
+    private(set) var stats: [EdgeStats]
+    private var controls: [PendingControl] = []
+    private var discarding = false
+    private var aborted = false
+
+    init(edges: [EdgeStats]) {
+        stats = edges
+        queues = edges.map { e in
+            var q: [Packet] = []
+            q.reserveCapacity(e.capacity + 1)
+            return q
+        }
+    }
+
+    /// Adds a packet to port `port`; on a full queue drops the oldest (live) or waits (offline).
+    func push(_ packet: Packet, port: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        while queues[port].count >= stats[port].capacity && !discarding && !aborted {
+            if stats[port].policy == .dropOldest {
+                if let i = queues[port].firstIndex(where: { if case .end = $0.body { return false } else { return true } }) {
+                    queues[port].remove(at: i)
+                    stats[port].dropped += 1
+                }
+                break
+            }
+            condition.wait()
+        }
+        if discarding || aborted { return }
+        queues[port].append(packet)
+        stats[port].pushed += 1
+        stats[port].depth = queues[port].count
+        stats[port].maxDepth = max(stats[port].maxDepth, queues[port].count)
+        condition.broadcast()
+    }
+
+    /// Queues a control request and wakes the node.
+    func post(_ control: PendingControl) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if discarding || aborted { return false }
+        controls.append(control)
+        condition.broadcast()
+        return true
+    }
+
+    /// Takes waiting control requests without blocking.
+    func takeControls() -> [PendingControl] {
+        condition.lock()
+        defer { condition.unlock() }
+        let c = controls
+        controls.removeAll(keepingCapacity: true)
+        return c
+    }
+
+    enum Next {
+        /// Packets of one instant, one per port (`nil` for a skip).
+        case instant(Timestamp, [(any Sendable)?])
+        /// Requests for the control channel.
+        case controls([PendingControl])
+        /// An input ended: no instant can be joined any more.
+        case end
+        case aborted
+    }
+
+    /// Waits for the next joined instant, control request, end or abort.
+    ///
+    /// Join rule: the heads of all ports must carry the same timestamp. A head older than
+    /// another port's head can never be joined (streams are time-ordered) and is discarded
+    /// and counted as dropped. Cost: O(ports) per instant, no allocation but the result array.
+    func next() -> Next {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if aborted { return .aborted }
+            if !controls.isEmpty {
+                let c = controls
+                controls.removeAll(keepingCapacity: true)
+                return .controls(c)
+            }
+            if queues.allSatisfy({ !$0.isEmpty }) {
+                if queues.contains(where: { if case .end = $0[0].body { return true } else { return false } }) {
+                    return .end
+                }
+                let newest = queues.map { $0[0].timestamp }.max()!
+                var discarded = false
+                for p in queues.indices where queues[p][0].timestamp < newest {
+                    queues[p].removeFirst()
+                    stats[p].dropped += 1
+                    stats[p].depth = queues[p].count
+                    discarded = true
+                }
+                if discarded {
+                    condition.broadcast()
+                    continue
+                }
+                var values: [(any Sendable)?] = []
+                values.reserveCapacity(queues.count)
+                for p in queues.indices {
+                    let packet = queues[p].removeFirst()
+                    stats[p].depth = queues[p].count
+                    if case .value(let v) = packet.body { values.append(v) } else { values.append(nil) }
+                }
+                condition.broadcast()
+                return .instant(newest, values)
+            }
+            condition.wait()
+        }
+    }
+
+    /// From now on pushes are dropped (the node has finished or failed) and waiting producers are released.
+    func discard() {
+        condition.lock()
+        discarding = true
+        for p in queues.indices {
+            queues[p].removeAll()
+            stats[p].depth = 0
+        }
+        let c = controls
+        controls.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        for pending in c { pending.reply(.failure(NodeCommandError("the node has finished"))) }
+    }
+
+    /// Stops everything now: waits return, pushes are dropped.
+    func abort() {
+        condition.lock()
+        aborted = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether ``abort()`` was called.
+    var isAborted: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return aborted
+    }
+
+    /// A snapshot of the edge counters.
+    func snapshot() -> [EdgeStats] {
+        condition.lock()
+        defer { condition.unlock() }
+        return stats
+    }
+}

@@ -1,0 +1,116 @@
+// Node: the protocol every processing node implements, and the context it runs in.
+import CineMedia
+import Logging
+
+/// A processing node: declares its ports and parameters with ``Input``, ``OutputInput``,
+/// ``Output`` and ``Parameter``, and processes the packets of one instant at a time.
+///
+/// A node's state lives on its own executor (one thread per node, owned by the scheduler),
+/// so a node needs no locks. The scheduler calls, in order: ``validate()`` (at load time, on
+/// a configured instance that never runs), then on the running instance ``start(_:)``,
+/// ``process(_:)`` once per joined instant (for a source: repeatedly, until it calls
+/// ``NodeContext/endOfStream()`` or the graph drains), and ``finish(_:)`` when its inputs
+/// have ended — the place to finalise files.
+public protocol Node: SendableMetatype {
+    /// The kind name used in configs (`kind: vignette`).
+    static var kind: String { get }
+    /// One line saying what the node does.
+    static var summary: String { get }
+    /// Longer documentation (Markdown), shown by `cinegraph nodes KIND` and in docs/nodes.md.
+    static var details: String { get }
+    /// The node commands it accepts through the control channel.
+    static var commands: [CommandDescription] { get }
+
+    /// Creates a node with default parameters. Must be cheap and have no side effects.
+    init()
+    /// Checks the configured parameters together (files exist, sizes agree); throw ``ParameterError``.
+    func validate() throws
+    /// Whether this source produces packets in real time (a camera). Edges downstream of a live
+    /// source drop the oldest packet instead of blocking, and count the drops.
+    var isLive: Bool { get }
+    /// Opens resources (pipelines, files) before the first packet.
+    mutating func start(_ ctx: inout NodeContext) throws
+    /// Processes one instant: read inputs, assign outputs.
+    mutating func process(_ ctx: inout NodeContext) throws
+    /// Called once the inputs have ended (or a source has ended): flush and finalise.
+    mutating func finish(_ ctx: inout NodeContext) throws
+    /// Handles a node command from the control channel; returns a short reply.
+    mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String
+}
+
+extension Node {
+    public static var details: String { "" }
+    public static var commands: [CommandDescription] { [] }
+    public func validate() throws {}
+    public var isLive: Bool { false }
+    public mutating func start(_ ctx: inout NodeContext) throws {}
+    public mutating func finish(_ ctx: inout NodeContext) throws {}
+    public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
+        throw NodeCommandError("node kind '\(Self.kind)' has no command '\(command.name)'")
+    }
+}
+
+/// A command sent to one node through the control channel, for example `still` or `record start`.
+public struct NodeCommand: Sendable, Hashable {
+    /// The command name.
+    public var name: String
+    /// Named arguments as text.
+    public var arguments: [String: String]
+    /// Creates a command.
+    public init(_ name: String, arguments: [String: String] = [:]) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// Declares a command a node accepts, for docs and `cinegraph nodes`.
+public struct CommandDescription: Sendable, Hashable {
+    public var name: String
+    public var arguments: String
+    public var doc: String
+    /// Creates a description; `arguments` is a usage string such as `start|stop`.
+    public init(_ name: String, arguments: String = "", _ doc: String) {
+        self.name = name
+        self.arguments = arguments
+        self.doc = doc
+    }
+}
+
+/// A command that a node could not carry out.
+public struct NodeCommandError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a node sees of the graph while it runs: the current instant, its name, a logger,
+/// an image pool, and ways to end a stream or post an event.
+public struct NodeContext {
+    /// The node's name in the graph.
+    public let nodeName: String
+    /// The instant being processed. Sources set it before assigning outputs.
+    public var timestamp: Timestamp = .zero
+    /// How many instants this node has processed before this one.
+    public internal(set) var frameIndex: Int = 0
+    /// A logger labelled with the node's name.
+    public let logger: Logger
+    /// A pool for the images this node produces.
+    public let pool: ImagePool
+    let connectedOutputs: Set<String>
+    let stopFlag: StopFlag
+    let events: EventHub
+    var ended = false
+
+    /// Whether output `name` feeds any other node (skip work nobody reads).
+    public func isConnected(_ name: String) -> Bool { connectedOutputs.contains(name) }
+
+    /// For sources: there will be no more packets. `finish` follows.
+    public mutating func endOfStream() { ended = true }
+
+    /// Whether the graph is draining (a signal or an error elsewhere): sources should end soon.
+    public var isStopRequested: Bool { stopFlag.isSet }
+
+    /// Posts an event (for example "still saved") to the control channel's subscribers.
+    public func post(_ name: String, _ fields: [String: String] = [:]) {
+        events.publish(GraphEvent(node: nodeName, name: name, timestamp: timestamp, fields: fields))
+    }
+}

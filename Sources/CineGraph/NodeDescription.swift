@@ -1,0 +1,71 @@
+// NodeDescription: everything a node kind declares, read once from a default instance.
+import CineMedia
+
+/// An input or output port of a node kind.
+public struct PortDescription: Sendable, Hashable {
+    /// The port name (kebab-case).
+    public var name: String
+    /// The Swift type name of its packets, for example `Image`.
+    public var typeName: String
+    /// Identity of the packet type; ports connect only when these are equal.
+    public var typeID: ObjectIdentifier
+    public var doc: String
+    /// For inputs: whether it may be left unconnected.
+    public var isOptional: Bool
+}
+
+/// A parameter of a node kind.
+public struct ParameterDescription: Sendable, Hashable {
+    public var name: String
+    public var typeName: String
+    public var defaultText: String
+    public var rangeText: String?
+    public var choices: [String]?
+    public var doc: String
+}
+
+/// The full declaration of a node kind: what `cinegraph nodes` prints and validation uses.
+public struct NodeDescription: Sendable {
+    public var kind: String
+    public var summary: String
+    public var details: String
+    public var inputs: [PortDescription]
+    public var outputs: [PortDescription]
+    public var parameters: [ParameterDescription]
+    public var commands: [CommandDescription]
+    let make: @Sendable () -> any Node
+
+    /// Reads the declaration of `type` from a default instance.
+    public init<N: Node>(_ type: N.Type) {
+        let slots = NodeSlots(of: N())
+        kind = N.kind
+        summary = N.summary
+        details = N.details
+        commands = N.commands
+        inputs = slots.inputs.map {
+            PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
+                            doc: $0.doc, isOptional: $0.optional)
+        }
+        outputs = slots.outputs.map {
+            PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
+                            doc: $0.doc, isOptional: false)
+        }
+        parameters = slots.parameters.map {
+            ParameterDescription(name: $0.name, typeName: $0.typeName, defaultText: $0.defaultText,
+                                 rangeText: $0.rangeText, choices: $0.choices, doc: $0.doc)
+        }
+        make = { N() }
+    }
+
+    /// Whether the kind has no inputs (it produces packets on its own).
+    public var isSource: Bool { inputs.isEmpty }
+
+    /// A new instance with default parameters.
+    public func makeNode() -> any Node { make() }
+}
+
+private func typeName(_ t: Any.Type) -> String {
+    let full = String(describing: t)
+    if full.hasPrefix("Array<"), full.hasSuffix(">") { return "[" + String(full.dropFirst(6).dropLast()) + "]" }
+    return full
+}

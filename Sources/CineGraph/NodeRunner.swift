@@ -1,0 +1,221 @@
+// NodeRunner: runs one node on its own thread — start, process joined instants, handle
+// control requests between them, finish, and send end-of-stream downstream.
+import CineMedia
+import Foundation
+import Logging
+import Synchronization
+
+/// A node that failed, with the frame and time it failed at.
+public struct NodeFailure: Error, Sendable, CustomStringConvertible {
+    public var node: String
+    public var kind: String
+    /// The phase: `start`, `process`, `finish`.
+    public var phase: String
+    public var frame: Int
+    public var timestamp: Timestamp
+    public var reason: String
+
+    public var description: String {
+        let at = phase == "process" ? " at frame \(frame) (t=\(timestamp))" : " in \(phase)"
+        return "node '\(node)' (\(kind)) failed\(at): \(reason)"
+    }
+}
+
+/// Per-node counters, read by the status line and the summary.
+public struct NodeStats: Sendable {
+    public var name: String
+    public var kind: String
+    /// Instants processed.
+    public var processed = 0
+    /// Instants skipped because a required input had no value.
+    public var skipped = 0
+    /// Total time inside `process`, in nanoseconds.
+    public var busyNanoseconds: UInt64 = 0
+    /// The longest `process` call, in nanoseconds.
+    public var maxNanoseconds: UInt64 = 0
+    /// The last instant processed.
+    public var lastTimestamp: Timestamp?
+    /// The first instant processed.
+    public var firstTimestamp: Timestamp?
+    public var finished = false
+
+    /// Mean time per processed instant in milliseconds.
+    public var meanMilliseconds: Double { processed == 0 ? 0 : Double(busyNanoseconds) / Double(processed) / 1e6 }
+}
+
+/// Where one output port's packets go.
+struct OutputRoute {
+    var targets: [(inbox: Inbox, port: Int)]
+}
+
+final class NodeRunner: @unchecked Sendable {
+    let graphNode: GraphNode
+    let inbox: Inbox
+    var routes: [OutputRoute] = []
+    private let stats: Mutex<NodeStats>
+    private let logger: Logger
+    private let stopFlag: StopFlag
+    private let events: EventHub
+    private let connectedOutputs: Set<String>
+    private let onFailure: @Sendable (NodeFailure) -> Void
+    private let done = DispatchSemaphore(value: 0)
+    private let finishedFlag = Atomic<Bool>(false)
+
+    init(node: GraphNode, inbox: Inbox, connectedOutputs: Set<String>, logger: Logger, stopFlag: StopFlag,
+         events: EventHub, onFailure: @escaping @Sendable (NodeFailure) -> Void) {
+        self.graphNode = node
+        self.inbox = inbox
+        self.connectedOutputs = connectedOutputs
+        self.stats = Mutex(NodeStats(name: node.name, kind: node.description.kind))
+        var l = logger
+        l[metadataKey: "node"] = "\(node.name)"
+        self.logger = l
+        self.stopFlag = stopFlag
+        self.events = events
+        self.onFailure = onFailure
+    }
+
+    var snapshot: NodeStats { stats.withLock { $0 } }
+    var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
+
+    func start() {
+        let thread = Thread { [self] in self.main() }
+        thread.name = "cinegraph.\(graphNode.name)"
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    func waitUntilDone() { done.wait() }
+
+    private func main() {
+        let (instance, slots) = graphNode.instantiate()
+        var node = instance
+        var ctx = NodeContext(nodeName: graphNode.name, logger: logger, pool: ImagePool(),
+                              connectedOutputs: connectedOutputs, stopFlag: stopFlag, events: events)
+        var phase = "start"
+        do {
+            try node.start(&ctx)
+            phase = "process"
+            if graphNode.description.isSource {
+                try runSource(&node, &ctx, slots)
+            } else {
+                try runFilter(&node, &ctx, slots)
+            }
+            phase = "finish"
+            try node.finish(&ctx)
+        } catch {
+            report(error, phase: phase, ctx: ctx)
+            if phase == "process" {
+                do { try node.finish(&ctx) } catch { report(error, phase: "finish", ctx: ctx) }
+            }
+        }
+        inbox.discard()
+        for route in routes {
+            for t in route.targets { t.inbox.push(Packet(timestamp: ctx.timestamp, body: .end), port: t.port) }
+        }
+        stats.withLock { $0.finished = true }
+        finishedFlag.store(true, ordering: .releasing)
+        done.signal()
+    }
+
+    private func report(_ error: any Error, phase: String, ctx: NodeContext) {
+        let reason = "\(error)"
+        onFailure(NodeFailure(node: graphNode.name, kind: graphNode.description.kind, phase: phase,
+                              frame: ctx.frameIndex, timestamp: ctx.timestamp, reason: reason))
+    }
+
+    private func runSource(_ node: inout any Node, _ ctx: inout NodeContext, _ slots: NodeSlots) throws {
+        while !ctx.ended && !stopFlag.isSet {
+            let controls = inbox.takeControls()
+            if !controls.isEmpty { handle(controls, &node, &ctx, slots) }
+            if inbox.isAborted { return }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try node.process(&ctx)
+            let produced = slots.outputs.contains { $0.hasValue }
+            if produced {
+                record(t0, ctx.timestamp)
+                emit(slots, at: ctx.timestamp, skipsForUnset: true)
+                ctx.frameIndex += 1
+            }
+        }
+    }
+
+    private func runFilter(_ node: inout any Node, _ ctx: inout NodeContext, _ slots: NodeSlots) throws {
+        // Port order in the inbox is the order of the node's declared inputs that are connected.
+        let connected = slots.inputs.filter { graphNode.inputs[$0.name] != nil }
+        while true {
+            switch inbox.next() {
+            case .aborted, .end:
+                return
+            case .controls(let c):
+                handle(c, &node, &ctx, slots)
+            case .instant(let t, let values):
+                ctx.timestamp = t
+                if values.contains(where: { $0 == nil }) {
+                    stats.withLock { $0.skipped += 1 }
+                    emit(slots, at: t, skipsForUnset: true)
+                    continue
+                }
+                for (slot, v) in zip(connected, values) { slot.set(v) }
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                try node.process(&ctx)
+                record(t0, t)
+                for slot in connected { slot.set(nil) }
+                emit(slots, at: t, skipsForUnset: true)
+                ctx.frameIndex += 1
+            }
+        }
+    }
+
+    private func record(_ t0: UInt64, _ t: Timestamp) {
+        let dt = DispatchTime.now().uptimeNanoseconds - t0
+        stats.withLock { s in
+            s.processed += 1
+            s.busyNanoseconds += dt
+            s.maxNanoseconds = max(s.maxNanoseconds, dt)
+            if s.firstTimestamp == nil { s.firstTimestamp = t }
+            s.lastTimestamp = t
+        }
+    }
+
+    private func emit(_ slots: NodeSlots, at t: Timestamp, skipsForUnset: Bool) {
+        for (i, slot) in slots.outputs.enumerated() {
+            let value = slot.take()
+            guard i < routes.count, !routes[i].targets.isEmpty else { continue }
+            let body: PacketBody = value.map { .value($0) } ?? .skip
+            for target in routes[i].targets { target.inbox.push(Packet(timestamp: t, body: body), port: target.port) }
+        }
+    }
+
+    private func handle(_ controls: [PendingControl], _ node: inout any Node, _ ctx: inout NodeContext,
+                        _ slots: NodeSlots) {
+        for c in controls {
+            switch c.message {
+            case .set(let name, let text):
+                guard let slot = slots.parameters.first(where: { $0.name == name }) else {
+                    let near = closestMatch(to: name, in: slots.parameters.map(\.name))
+                    c.reply(.failure(ControlError("node '\(graphNode.name)' has no parameter '\(name)'"
+                        + (near.map { "; did you mean '\($0)'?" } ?? ""))))
+                    continue
+                }
+                do {
+                    slot.assign(try slot.parse(.scalar(text, SourceLocation(file: "control", line: 0, column: 0))))
+                    c.reply(.success("\(graphNode.name).\(name) = \(slot.currentText)"))
+                } catch let e as ValueError {
+                    c.reply(.failure(ControlError("\(graphNode.name).\(name): \(e.message)")))
+                } catch {
+                    c.reply(.failure(error))
+                }
+            case .get(let name):
+                if let slot = slots.parameters.first(where: { $0.name == name }) {
+                    c.reply(.success(slot.currentText))
+                } else {
+                    c.reply(.failure(ControlError("node '\(graphNode.name)' has no parameter '\(name)'")))
+                }
+            case .command(let command):
+                do { c.reply(.success(try node.handle(command, &ctx))) } catch { c.reply(.failure(error)) }
+            }
+        }
+    }
+}
+

@@ -1,0 +1,71 @@
+// Detection: one object found in one frame, with a stable identity across frames.
+
+/// A rectangle in normalised coordinates: 0…1 on both axes, origin at the top left.
+public struct NormalizedRect: Sendable, Hashable, Codable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    /// Creates a rectangle.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// What kind of object a detection is.
+public enum DetectionType: String, Sendable, Codable, CaseIterable {
+    case humanFace, humanBody, catFace, dogFace, salientObject, fixedFocus, custom
+}
+
+/// How strongly the user asked for focus on an object.
+public enum FocusMode: String, Sendable, Codable, CaseIterable {
+    /// Not in focus by the user's choice (only reported).
+    case none
+    /// In focus; the automatic logic may still rack away.
+    case weak
+    /// In focus until the next user decision.
+    case strong
+}
+
+/// One object in one frame.
+public struct Detection: Sendable, Hashable, Codable {
+    /// Stable across frames for the same object.
+    public var id: Int
+    /// Ties together the detections of one subject (a person's face and body).
+    public var groupID: Int
+    public var type: DetectionType
+    /// Bounds in the reference view, normalised.
+    public var bounds: NormalizedRect
+    /// 0…1.
+    public var confidence: Double
+    /// Robust disparity of the object, in full-resolution pixels, if known.
+    public var disparity: Double?
+    public var focusMode: FocusMode
+
+    /// Creates a detection.
+    public init(id: Int, groupID: Int? = nil, type: DetectionType, bounds: NormalizedRect,
+                confidence: Double = 1, disparity: Double? = nil, focusMode: FocusMode = .none) {
+        self.id = id
+        self.groupID = groupID ?? id
+        self.type = type
+        self.bounds = bounds
+        self.confidence = confidence
+        self.disparity = disparity
+        self.focusMode = focusMode
+    }
+}
+
+/// The detections of one frame.
+public typealias Detections = [Detection]
+
+/// Conditions that keep the cinematic engine from working well.
+public struct SceneStatus: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The scene is too dark (a dark room, a covered lens).
+    public static let notEnoughLight = SceneStatus(rawValue: 1)
+}
