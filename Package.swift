@@ -43,6 +43,7 @@ let package = Package(
             name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
+        .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia"], swiftSettings: strict),
         .testTarget(name: "CineGraphTests", dependencies: ["CineGraph", "CineMedia"], swiftSettings: strict),
         .testTarget(
             name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

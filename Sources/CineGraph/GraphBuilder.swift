@@ -13,7 +13,7 @@ public struct GraphBuilder {
 
     /// Validates `spec`; throws ``ConfigErrors`` listing every problem found.
     public func build(_ spec: GraphSpec) throws -> Graph {
-        var errors: [ConfigError] = []
+        var errors: [ConfigError] = spec.problems
         var built: [String: GraphNode] = [:]
         var references: [(node: String, input: String, ref: String, location: SourceLocation)] = []
         var order: [String] = []

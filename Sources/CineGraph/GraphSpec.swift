@@ -26,6 +26,8 @@ public struct GraphSpec: Sendable {
     public var plugins: [(path: String, location: SourceLocation)]
     /// The node entries, in file order.
     public var nodes: [NodeSpec]
+    /// Problems found while reading that do not stop validation (reported with the builder's).
+    public var problems: [ConfigError] = []
 
     /// Reads and parses a config file.
     public static func load(contentsOf path: String) throws -> GraphSpec {
@@ -146,7 +148,8 @@ public struct GraphSpec: Sendable {
         } else if spec.nodes.isEmpty && errors.isEmpty {
             errors.append(ConfigError(root.location, key: "nodes", "the graph has no nodes"))
         }
-        if !errors.isEmpty { throw ConfigErrors(errors) }
+        if !sawNodes || spec.nodes.isEmpty { throw ConfigErrors(errors) }
+        spec.problems = errors
         return spec
     }
 

@@ -1,0 +1,170 @@
+// Scheduler: joins by timestamp, live drops counted, no loss under backpressure, drain and EOS,
+// the control channel, and failures that name node and frame.
+import CineGraph
+import CineMedia
+import Foundation
+import Testing
+
+func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunner) -> Void)? = nil) throws
+    -> (RunSummary, Events)
+{
+    let g = try Graph.parse(text, registry: testRegistry())
+    let runner = GraphRunner(graph: g, options: options)
+    let events = Events(runner)
+    runner.start()
+    during?(runner)
+    return (runner.wait(), events)
+}
+
+@Suite struct SchedulerTests {
+    @Test func diamondJoinsPacketsOfOneInstant() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 200 }
+              dbl: { kind: doubler, input: src.value }
+              add: { kind: adder, a: src.value, b: dbl }
+              out: { kind: collect, input: add }
+            """)
+        #expect(summary.failures.isEmpty)
+        #expect(events.values(from: "out") == (0..<200).map { $0 * 3 })
+        #expect(summary.totalDrops == 0)
+    }
+
+    @Test func skippedInstantsAreNotJoined() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 20 }
+              dbl: { kind: doubler, input: src.value, evens-only: true }
+              add: { kind: adder, a: src.value, b: dbl }
+              out: { kind: collect, input: add }
+            """)
+        #expect(events.values(from: "out") == stride(from: 0, to: 20, by: 2).map { $0 * 3 })
+        #expect(summary.nodes.first { $0.name == "add" }?.skipped == 10)
+    }
+
+    @Test func liveEdgesDropOldestAndCountDrops() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 300, live: true }
+              out: { kind: collect, input: src.value, delay: 0.002 }
+            """)
+        let received = events.values(from: "out")
+        let edge = try #require(summary.edges.first { $0.consumer.node == "out" })
+        #expect(edge.policy == .dropOldest)
+        #expect(edge.dropped > 0)
+        #expect(received.count + edge.dropped == 300)
+        #expect(received == received.sorted())
+        #expect(received.last == 299)  // the newest packet always survives
+        #expect(edge.maxDepth <= edge.capacity)
+    }
+
+    @Test func offlineEdgesLoseNothingUnderBackpressure() throws {
+        var options = RunOptions()
+        options.offlineQueueCapacity = 2
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 400 }
+              dbl: { kind: doubler, input: src.value }
+              out: { kind: collect, input: dbl, delay: 0.0005 }
+            """, options: options)
+        #expect(events.values(from: "out") == (0..<400).map { $0 * 2 })
+        #expect(summary.totalDrops == 0)
+        #expect(summary.edges.allSatisfy { $0.policy == .block && $0.maxDepth <= 2 })
+    }
+
+    @Test func drainEndsSourcesAndEveryNodeFinishes() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 0, pace: 0.001 }
+              dbl: { kind: doubler, input: src.value }
+              out: { kind: collect, input: dbl }
+            """, during: { runner in
+                Thread.sleep(forTimeInterval: 0.15)
+                runner.drain()
+            })
+        #expect(summary.wasStopped)
+        #expect(summary.nodes.allSatisfy { $0.finished })
+        let produced = try #require(summary.nodes.first { $0.name == "src" }?.processed)
+        #expect(produced > 10)
+        #expect(events.finishedCount("out") == produced)  // EOS came after the last packet
+    }
+
+    @Test func controlChannelSetsParametersAndRunsCommands() async throws {
+        let g = try Graph.parse("""
+            nodes:
+              src: { kind: tick, count: 0, pace: 0.002 }
+              dbl: { kind: doubler, input: src.value }
+              out: { kind: collect, input: dbl }
+            """, registry: testRegistry())
+        let runner = GraphRunner(graph: g)
+        let events = Events(runner)
+        runner.start()
+        #expect(try await runner.send(.set(parameter: "factor", value: "5"), to: "dbl") == "dbl.factor = 5")
+        #expect(try await runner.send(.get(parameter: "factor"), to: "dbl") == "5")
+        #expect(try await runner.send(.command(NodeCommand("ping")), to: "dbl") == "pong 5")
+        await #expect(throws: ControlError.self) { try await runner.send(.set(parameter: "factor", value: "11"), to: "dbl") }
+        do {
+            _ = try await runner.send(.set(parameter: "factr", value: "2"), to: "dbl")
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)".contains("did you mean 'factor'?"))
+        }
+        do {
+            _ = try await runner.send(.command(NodeCommand("ping")), to: "dbll")
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)".contains("no node named 'dbll'; did you mean 'dbl'?"))
+        }
+        try await Task.sleep(for: .milliseconds(30))
+        runner.drain()
+        let summary = await runner.finished()
+        #expect(summary.failures.isEmpty)
+        let values = events.values(from: "out")
+        // After the change every value is a multiple of 10.
+        #expect(values.last.map { $0 % 10 == 0 } == true)
+    }
+
+    @Test func failureNamesNodeAndFrameAndStillFinishesSinks() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 0 }
+              dbl: { kind: doubler, input: src.value, fail-at: 5 }
+              out: { kind: collect, input: dbl }
+            """)
+        let failure = try #require(summary.failures.first)
+        #expect(failure.node == "dbl" && failure.frame == 5)
+        #expect(failure.description == "node 'dbl' (doubler) failed at frame 5 (t=0.005s): boom at 5")
+        #expect(events.finishedCount("out") == 5)
+        #expect(summary.nodes.allSatisfy { $0.finished })
+    }
+
+    @Test func controlMessagesParseFromText() {
+        #expect(ControlMessage.parse("bokeh.aperture=2.8")! == ("bokeh", .set(parameter: "aperture", value: "2.8")))
+        #expect(ControlMessage.parse("bokeh.aperture?")! == ("bokeh", .get(parameter: "aperture")))
+        let c = ControlMessage.parse("movie record start")!
+        #expect(c.node == "movie" && c.message == .command(NodeCommand("record", arguments: ["value": "start"])))
+        #expect(ControlMessage.parse("") == nil)
+    }
+}
+
+@Suite struct HarnessTests {
+    @Test func harnessRunsOneNodeWithoutAScheduler() throws {
+        var h = try NodeHarness(Doubler.self, parameters: ["factor": "3"])
+        try h.start()
+        #expect(try h.process(["input": 4], at: Timestamp(seconds: 1))["output"] as? Int == 24)
+        #expect(try h.process(["input": 1]).isEmpty == false)
+        try h.set("evens-only", "true")
+        #expect(try h.process(["input": 1]).isEmpty)
+        #expect(try h.command(NodeCommand("ping")) == "pong 3")
+        #expect(throws: (any Error).self) { try NodeHarness(Doubler.self, parameters: ["factor": "99"]) }
+    }
+
+    @Test func harnessDrivesSourcesUntilEnd() throws {
+        var h = try NodeHarness(Tick.self, parameters: ["count": "3"])
+        var values: [Int] = []
+        while !h.hasEnded {
+            if let v = try h.process()["value"] as? Int { values.append(v) }
+        }
+        #expect(values == [0, 1, 2])
+    }
+}

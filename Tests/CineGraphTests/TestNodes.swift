@@ -1,0 +1,113 @@
+// Small node kinds used by the runtime tests: a counting source, filters and a collecting sink.
+import CineGraph
+import CineMedia
+import Foundation
+import Synchronization
+
+/// Emits 0, 1, 2, … at t = i ms; `count: 0` never ends on its own.
+struct Tick: Node {
+    static let kind = "tick"
+    static let summary = "Counts."
+    @Output("The count") var value: Int
+    @Output("The count as text") var text: String
+    @Parameter(default: 10, range: 0...1_000_000, "How many to send (0 = until stopped)") var count: Int
+    @Parameter(default: false, "Live source") var live: Bool
+    @Parameter(default: 0, range: 0...1, "Seconds to sleep per packet") var pace: Double
+    @Parameter(default: 1, range: 1...100, "Step between values") var stepSize: Int
+    var i = 0
+    var isLive: Bool { live }
+    mutating func process(_ ctx: inout NodeContext) throws {
+        if count > 0 && i >= count {
+            ctx.endOfStream()
+            return
+        }
+        if pace > 0 { Thread.sleep(forTimeInterval: pace) }
+        ctx.timestamp = Timestamp(nanoseconds: Int64(i) * 1_000_000)
+        value = i * stepSize
+        if ctx.isConnected("text") { text = String(i) }
+        i += 1
+    }
+}
+
+/// Doubles; skips odd values when `evens-only` is set; fails at `fail-at`.
+struct Doubler: Node {
+    static let kind = "doubler"
+    static let summary = "Doubles."
+    @Input("A number") var input: Int
+    @Output("Twice the number") var output: Int
+    @Parameter(default: false, "Emit nothing for odd inputs") var evensOnly: Bool
+    @Parameter(default: -1, range: -1...1_000_000, "Throw at this input value") var failAt: Int
+    @Parameter(default: 1, range: 1...10, "Multiplier applied after doubling") var factor: Int
+    static let commands = [CommandDescription("ping", "Answers pong")]
+    mutating func process(_ ctx: inout NodeContext) throws {
+        if input == failAt { throw TestFailure(message: "boom at \(input)") }
+        if evensOnly && input % 2 == 1 { return }
+        output = input * 2 * factor
+    }
+    mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
+        guard command.name == "ping" else { throw NodeCommandError("unknown command \(command.name)") }
+        return "pong \(factor)"
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Adds two numbers of one instant.
+struct Adder: Node {
+    static let kind = "adder"
+    static let summary = "Adds."
+    @Input("First") var a: Int
+    @Input("Second") var b: Int
+    @OptionalInput("Optional third") var c: Int?
+    @Output("Sum") var sum: Int
+    mutating func process(_ ctx: inout NodeContext) throws { sum = a + b + (c ?? 0) }
+}
+
+/// Posts a `value` event per packet, a `finished` event with the count; sleeps `delay` per packet.
+struct Collect: Node {
+    static let kind = "collect"
+    static let summary = "Collects."
+    @Input("Values") var input: Int
+    @Parameter(default: 0, range: 0...1, "Seconds to sleep per packet") var delay: Double
+    var received = 0
+    mutating func process(_ ctx: inout NodeContext) throws {
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        received += 1
+        ctx.post("value", ["v": String(input), "t": String(ctx.timestamp.nanoseconds)])
+    }
+    mutating func finish(_ ctx: inout NodeContext) throws { ctx.post("finished", ["count": String(received)]) }
+}
+
+/// Takes a string (for type mismatch tests).
+struct TextSink: Node {
+    static let kind = "text-sink"
+    static let summary = "Takes text."
+    @Input("Text") var input: String
+    mutating func process(_ ctx: inout NodeContext) throws {}
+}
+
+func testRegistry() -> NodeRegistry {
+    let r = NodeRegistry()
+    r.register(Tick.self)
+    r.register(Doubler.self)
+    r.register(Adder.self)
+    r.register(Collect.self)
+    r.register(TextSink.self)
+    return r
+}
+
+/// Collects events from a runner, thread-safely.
+final class Events: Sendable {
+    private let list = Mutex<[GraphEvent]>([])
+    init(_ runner: GraphRunner) { runner.subscribe { e in self.list.withLock { $0.append(e) } } }
+    var all: [GraphEvent] { list.withLock { $0 } }
+    func values(from node: String) -> [Int] {
+        all.filter { $0.node == node && $0.name == "value" }.compactMap { Int($0.fields["v"]!) }
+    }
+    func finishedCount(_ node: String) -> Int? {
+        all.first { $0.node == node && $0.name == "finished" }.flatMap { Int($0.fields["count"]!) }
+    }
+}

@@ -1,0 +1,160 @@
+// Validation: every config error carries its exact file:line:column and key.
+import CineGraph
+import Testing
+
+/// The 1-based column of `needle` in line `line` (1-based) of `text`.
+func column(of needle: String, line: Int, in text: String) -> Int {
+    let l = text.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
+    return l.distance(from: l.startIndex, to: l.range(of: needle)!.lowerBound) + 1
+}
+
+func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
+    do {
+        _ = try Graph.parse(text, file: "t.conf", registry: testRegistry(), overrides: overrides)
+        return []
+    } catch let e as ConfigErrors {
+        return e.errors
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return []
+    }
+}
+
+@Suite struct ValidationTests {
+    @Test func validGraphBuildsInTopologicalOrder() throws {
+        let g = try Graph.parse("""
+            nodes:
+              sink: { kind: collect, input: dbl }
+              dbl: { kind: doubler, input: src.value }
+              src: { kind: tick, count: 5 }
+            """, registry: testRegistry())
+        #expect(g.nodes.map(\.name) == ["src", "dbl", "sink"])
+        #expect(g.node(named: "dbl")?.inputs["input"] == PortReference(node: "src", port: "value"))
+        #expect(g.node(named: "src")?.parameterTexts["count"] == "5")
+        #expect(g.node(named: "src")?.parameterTexts["step-size"] == "1")
+    }
+
+    @Test func unknownKindSuggestsTheClosest() {
+        let text = """
+            nodes:
+              src: { kind: tick }
+              d: { kind: dubler, input: src.value }
+            """
+        let e = errors(text)
+        #expect(e.count == 1)
+        #expect(e[0].location == SourceLocation(file: "t.conf", line: 3, column: column(of: "dubler", line: 3, in: text)))
+        #expect(e[0].key == "nodes.d.kind")
+        #expect(e[0].description.contains("did you mean 'doubler'?"))
+    }
+
+    @Test func unknownParameterAndPortSuggest() {
+        let text = """
+            nodes:
+              src: { kind: tick, cuont: 3 }
+              d: { kind: doubler, input: src.valu }
+              s: { kind: collect, input: d }
+            """
+        let e = errors(text)
+        #expect(e.count == 2)
+        #expect(e[0].location.line == 2 && e[0].location.column == column(of: "cuont", line: 2, in: text))
+        #expect(e[0].key == "nodes.src.cuont")
+        #expect(e[0].description.contains("did you mean 'count'?"))
+        #expect(e[1].location.line == 3 && e[1].location.column == column(of: "src.valu", line: 3, in: text))
+        #expect(e[1].description.contains("did you mean 'src.value'?"))
+    }
+
+    @Test func wrongTypeAndRangeAreReportedAtTheValue() {
+        let text = """
+            nodes:
+              src: { kind: tick, count: many, pace: 3 }
+              s: { kind: collect, input: src.value }
+            """
+        let e = errors(text)
+        #expect(e.count == 2)
+        #expect(e[0].location.column == column(of: "many", line: 2, in: text))
+        #expect(e[0].description.contains("expected an integer, got 'many'"))
+        #expect(e[1].location.column == column(of: "3 }", line: 2, in: text))
+        #expect(e[1].description.contains("out of range 0...1"))
+        #expect(e[1].key == "nodes.src.pace")
+    }
+
+    @Test func mismatchedPortTypesAreRejected() {
+        let text = """
+            nodes:
+              src: { kind: tick }
+              s: { kind: text-sink, input: src.value }
+            """
+        let e = errors(text)
+        #expect(e.count == 1)
+        #expect(e[0].description.contains("input 'input' takes String but src.value gives Int"))
+        #expect(e[0].location.line == 3)
+    }
+
+    @Test func unconnectedInputIsReportedAtTheNode() {
+        let text = """
+            nodes:
+              src: { kind: tick }
+              add: { kind: adder, a: src.value }
+            """
+        let e = errors(text)
+        #expect(e.count == 1)
+        #expect(e[0].location == SourceLocation(file: "t.conf", line: 3, column: 3))
+        #expect(e[0].description.contains("input 'b' (Int) is not connected"))
+    }
+
+    @Test func cyclesAreRejected() {
+        let e = errors("""
+            nodes:
+              a: { kind: doubler, input: b }
+              b: { kind: doubler, input: a }
+            """)
+        #expect(e.count == 1)
+        #expect(e[0].description.contains("cycle through a → b"))
+    }
+
+    @Test func yamlSyntaxErrorHasAPosition() {
+        let e = errors("nodes:\n  a: { kind: tick\n  b: [\n")
+        #expect(e.count == 1)
+        #expect(e[0].location.line >= 2)
+        #expect(e[0].description.contains("YAML syntax"))
+    }
+
+    @Test func missingKindUnknownTopLevelKeyAndUnknownNode() {
+        let text = """
+            grpah: x
+            nodes:
+              a: { count: 3 }
+              s: { kind: collect, input: nosuch }
+            """
+        let e = errors(text)
+        #expect(e.count == 3)
+        #expect(e[0].description.contains("did you mean 'graph'?"))
+        #expect(e[1].description.contains("has no 'kind:'"))
+        #expect(e[2].description.contains("no node named 'nosuch'"))
+    }
+
+    @Test func overridesReplaceValuesAndReportTheirOrigin() throws {
+        let text = """
+            nodes:
+              src: { kind: tick, count: 5 }
+              s: { kind: collect, input: src.value }
+            """
+        let g = try Graph.parse(text, registry: testRegistry(), overrides: ["src.count=7"])
+        #expect(g.node(named: "src")?.parameterTexts["count"] == "7")
+        let e = errors(text, overrides: ["src.count=-2"])
+        #expect(e.count == 1)
+        #expect(e[0].location.file == "--set src.count=-2")
+        #expect(errors(text, overrides: ["sorc.count=1"]).first?.description.contains("did you mean 'src'?") == true)
+    }
+
+    @Test func declarationsBecomeDescriptions() throws {
+        let d = try #require(testRegistry().description(of: "tick"))
+        #expect(d.isSource)
+        #expect(d.outputs.map(\.name) == ["value", "text"])
+        #expect(d.outputs.map(\.typeName) == ["Int", "String"])
+        let step = try #require(d.parameters.first { $0.name == "step-size" })
+        #expect(step.defaultText == "1" && step.rangeText == "1...100" && step.typeName == "integer")
+        let add = try #require(testRegistry().description(of: "adder"))
+        #expect(add.inputs.map(\.isOptional) == [false, false, true])
+    }
+}
