@@ -42,4 +42,40 @@ static inline gint cg_video_info_width(const GstVideoInfo *info) { return GST_VI
 static inline gint cg_video_info_height(const GstVideoInfo *info) { return GST_VIDEO_INFO_HEIGHT(info); }
 static inline const gchar *cg_plugin_feature_name(GstElementFactory *f) { return GST_OBJECT_NAME(f); }
 
+// --- CineGStreamer additions -------------------------------------------------------------
+static inline gboolean cg_is_bin(GstElement *e) { return GST_IS_BIN(e); }
+static inline gboolean cg_is_app_sink(GstElement *e) { return GST_IS_APP_SINK(e); }
+static inline gboolean cg_is_app_src(GstElement *e) { return GST_IS_APP_SRC(e); }
+static inline const gchar *cg_element_name(GstElement *e) { return GST_OBJECT_NAME(e); }
+static inline guint64 cg_buffer_duration(GstBuffer *b) { return GST_BUFFER_DURATION(b); }
+static inline void cg_object_set_string(gpointer o, const char *name, const char *v) { g_object_set(o, name, v, NULL); }
+static inline void cg_object_set_from_string(gpointer o, const char *name, const char *v) {
+    gst_util_set_object_arg(G_OBJECT(o), name, v);
+}
+static inline guint8 *cg_video_frame_plane_data(GstVideoFrame *f, int plane) { return (guint8 *)f->data[plane]; }
+static inline gint cg_video_frame_plane_stride(GstVideoFrame *f, int plane) { return GST_VIDEO_FRAME_PLANE_STRIDE(f, plane); }
+static inline guint cg_video_frame_n_planes(GstVideoFrame *f) { return GST_VIDEO_FRAME_N_PLANES(f); }
+static inline gulong cg_signal_connect(gpointer instance, const char *signal, GCallback handler, gpointer data,
+                                       GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
+}
+
+/// Sends EOS to every source element of `bin` (recursively, so sources inside sub-bins too) except `except`,
+/// which the caller ends in its own way (an appsrc's queued end-of-stream keeps its queued buffers).
+static inline void cg_send_eos_to_element_sources(GstElement *element, GstElement *except);
+static inline void cg_send_eos_foreach(const GValue *item, gpointer except) {
+    GstElement *child = GST_ELEMENT(g_value_get_object(item));
+    cg_send_eos_to_element_sources(child, (GstElement *)except);
+}
+static inline void cg_send_eos_to_element_sources(GstElement *element, GstElement *except) {
+    if (element == except) return;
+    if (GST_IS_BIN(element)) {
+        GstIterator *it = gst_bin_iterate_sources(GST_BIN(element));
+        while (gst_iterator_foreach(it, cg_send_eos_foreach, except) == GST_ITERATOR_RESYNC) gst_iterator_resync(it);
+        gst_iterator_free(it);
+        return;
+    }
+    gst_element_send_event(element, gst_event_new_eos());
+}
+
 #endif

@@ -8,8 +8,14 @@ public struct GraphBuilder {
     /// The kinds the graph may use.
     public var registry: NodeRegistry
 
+    /// Whether to run each node's ``Node/preflight()`` (machine checks) as well.
+    public var preflight: Bool
+
     /// Creates a builder over `registry`.
-    public init(registry: NodeRegistry) { self.registry = registry }
+    public init(registry: NodeRegistry, preflight: Bool = false) {
+        self.registry = registry
+        self.preflight = preflight
+    }
 
     /// Validates `spec`; throws ``ConfigErrors`` listing every problem found.
     public func build(_ spec: GraphSpec) throws -> Graph {
@@ -149,6 +155,7 @@ public struct GraphBuilder {
             let specNode = spec.nodes.first { $0.name == name }!
             do {
                 try node.validate()
+                if preflight { try node.preflight() }
             } catch let p as ParameterError {
                 let entry = p.parameter.flatMap { param in specNode.entries.first { $0.key == param } }
                 errors.append(ConfigError(entry?.value.location ?? specNode.location,

@@ -7,20 +7,22 @@ extension Graph {
     ///   - path: the config file.
     ///   - registry: the kinds available (plugins named in the file are added to it).
     ///   - overrides: `node.key=value` settings, as from `--set`.
+    ///   - preflight: also check what nodes need from this machine (cameras, input files).
     /// - Throws: ``ConfigErrors`` with every problem, each at its file:line:column.
-    public static func load(contentsOf path: String, registry: NodeRegistry, overrides: [String] = []) throws -> Graph {
+    public static func load(contentsOf path: String, registry: NodeRegistry, overrides: [String] = [],
+                            preflight: Bool = false) throws -> Graph {
         var spec = try GraphSpec.load(contentsOf: path)
         try spec.apply(overrides: overrides)
         try PluginLoader.load(spec, into: registry)
-        return try GraphBuilder(registry: registry).build(spec)
+        return try GraphBuilder(registry: registry, preflight: preflight).build(spec)
     }
 
     /// Parses and validates config text (for embedders and tests); `file` names it in errors.
     public static func parse(_ text: String, file: String = "<config>", registry: NodeRegistry,
-                             overrides: [String] = []) throws -> Graph {
+                             overrides: [String] = [], preflight: Bool = false) throws -> Graph {
         var spec = try GraphSpec.parse(text, file: file)
         try spec.apply(overrides: overrides)
         try PluginLoader.load(spec, into: registry)
-        return try GraphBuilder(registry: registry).build(spec)
+        return try GraphBuilder(registry: registry, preflight: preflight).build(spec)
     }
 }

@@ -9,6 +9,9 @@ import Synchronization
 public struct RunOptions: Sendable {
     /// Queue length of an edge downstream of a live source (drop-oldest when full).
     public var liveQueueCapacity = 3
+    /// Queue length of a live edge into a node with several inputs: it must hold packets while
+    /// the slowest branch into the same node catches up (the join discards what cannot match).
+    public var liveJoinQueueCapacity = 16
     /// Queue length of an offline edge (the producer waits when full).
     public var offlineQueueCapacity = 4
     /// The logger nodes log through.
@@ -63,13 +66,15 @@ public final class GraphRunner: Sendable {
         var portIndex: [PortReference: Int] = [:]
         for n in graph.nodes {
             var edges: [EdgeStats] = []
+            let joins = n.inputs.count > 1
             for input in n.description.inputs {
                 guard let source = n.inputs[input.name] else { continue }
                 let live = graph.node(named: source.node)?.isLive ?? false
                 portIndex[PortReference(node: n.name, port: input.name)] = edges.count
                 edges.append(EdgeStats(consumer: PortReference(node: n.name, port: input.name), producer: source,
                                        policy: live ? .dropOldest : .block,
-                                       capacity: live ? options.liveQueueCapacity : options.offlineQueueCapacity))
+                                       capacity: live ? (joins ? options.liveJoinQueueCapacity : options.liveQueueCapacity)
+                                           : options.offlineQueueCapacity))
             }
             inboxes[n.name] = Inbox(edges: edges)
         }

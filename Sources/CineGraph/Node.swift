@@ -23,8 +23,12 @@ public protocol Node: SendableMetatype {
 
     /// Creates a node with default parameters. Must be cheap and have no side effects.
     init()
-    /// Checks the configured parameters together (files exist, sizes agree); throw ``ParameterError``.
+    /// Checks the configured parameters together (sizes agree, choices fit); throw ``ParameterError``.
+    /// Static: it must not depend on this machine, so a config validates anywhere.
     func validate() throws
+    /// Checks what the node needs from this machine (a camera present, an input file readable)
+    /// before a run starts; throw ``ParameterError`` naming the parameter.
+    func preflight() throws
     /// Whether this source produces packets in real time (a camera). Edges downstream of a live
     /// source drop the oldest packet instead of blocking, and count the drops.
     var isLive: Bool { get }
@@ -42,6 +46,7 @@ extension Node {
     public static var details: String { "" }
     public static var commands: [CommandDescription] { [] }
     public func validate() throws {}
+    public func preflight() throws {}
     public var isLive: Bool { false }
     public mutating func start(_ ctx: inout NodeContext) throws {}
     public mutating func finish(_ ctx: inout NodeContext) throws {}

@@ -58,6 +58,20 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(edge.maxDepth <= edge.capacity)
     }
 
+    @Test func liveJoinWithASlowBranchStillJoins() throws {
+        // The slow branch takes 3 packet intervals: the direct edge must hold packets long enough.
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 200, live: true, pace: 0.002 }
+              slow: { kind: doubler, input: src.value, delay: 0.006 }
+              add: { kind: adder, a: src.value, b: slow }
+              out: { kind: collect, input: add }
+            """)
+        let sums = events.values(from: "out")
+        #expect(sums.count >= 40, "joined \(sums.count), drops \(summary.totalDrops)")
+        #expect(sums.allSatisfy { $0 % 3 == 0 })
+    }
+
     @Test func offlineEdgesLoseNothingUnderBackpressure() throws {
         var options = RunOptions()
         options.offlineQueueCapacity = 2

@@ -38,9 +38,11 @@ struct Doubler: Node {
     @Parameter(default: false, "Emit nothing for odd inputs") var evensOnly: Bool
     @Parameter(default: -1, range: -1...1_000_000, "Throw at this input value") var failAt: Int
     @Parameter(default: 1, range: 1...10, "Multiplier applied after doubling") var factor: Int
+    @Parameter(default: 0, range: 0...1, "Seconds to sleep per packet") var delay: Double
     static let commands = [CommandDescription("ping", "Answers pong")]
     mutating func process(_ ctx: inout NodeContext) throws {
         if input == failAt { throw TestFailure(message: "boom at \(input)") }
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         if evensOnly && input % 2 == 1 { return }
         output = input * 2 * factor
     }

@@ -1,0 +1,79 @@
+// NodeReference: the node reference, generated from the declarations — for `cinegraph nodes`
+// and docs/nodes.md (a test keeps the file current).
+
+/// Renders node declarations as text for a terminal or as Markdown.
+public enum NodeReference {
+    /// The full reference of every kind in `registry`, as Markdown (docs/nodes.md).
+    public static func markdown(_ registry: NodeRegistry) -> String {
+        var s = """
+            # Node reference
+
+            Generated from the node declarations by `cinegraph nodes --markdown`; do not edit by hand
+            (a test fails when this file is stale). Parameters are written `key: value` in a node's
+            entry; inputs are connected with `input: node.output` (or just `node` when it has one output).
+            Units: durations as `0.5s`, `500ms`, `2min`; sizes as `1920x1080`.
+
+
+            """
+        s += "| kind | summary |\n|---|---|\n"
+        for d in registry.descriptions { s += "| [`\(d.kind)`](#\(d.kind)) | \(d.summary) |\n" }
+        for d in registry.descriptions { s += "\n" + markdown(d) }
+        return s
+    }
+
+    /// One kind as Markdown.
+    public static func markdown(_ d: NodeDescription) -> String {
+        var s = "## \(d.kind)\n\n\(d.summary)\n\n"
+        if !d.details.isEmpty { s += d.details + "\n\n" }
+        if !d.inputs.isEmpty {
+            s += "**Inputs**\n\n| input | type | description |\n|---|---|---|\n"
+            for p in d.inputs { s += "| `\(p.name)` | \(p.typeName)\(p.isOptional ? " (optional)" : "") | \(p.doc) |\n" }
+            s += "\n"
+        }
+        if !d.outputs.isEmpty {
+            s += "**Outputs**\n\n| output | type | description |\n|---|---|---|\n"
+            for p in d.outputs { s += "| `\(p.name)` | \(p.typeName) | \(p.doc) |\n" }
+            s += "\n"
+        }
+        if !d.parameters.isEmpty {
+            s += "**Parameters**\n\n| parameter | type | default | range | description |\n|---|---|---|---|---|\n"
+            for p in d.parameters {
+                s += "| `\(p.name)` | \(p.typeName) | `\(p.defaultText)` | \(p.rangeText ?? "") | \(p.doc) |\n"
+            }
+            s += "\n"
+        }
+        if !d.commands.isEmpty {
+            s += "**Commands**\n\n| command | arguments | description |\n|---|---|---|\n"
+            for c in d.commands { s += "| `\(c.name)` | \(c.arguments) | \(c.doc) |\n" }
+            s += "\n"
+        }
+        return s
+    }
+
+    /// One kind for a terminal.
+    public static func text(_ d: NodeDescription) -> String {
+        var s = "\(d.kind) — \(d.summary)\n"
+        if !d.details.isEmpty { s += "\n" + d.details + "\n" }
+        func pad(_ t: String, _ n: Int) -> String { t.count >= n ? t + " " : t + String(repeating: " ", count: n - t.count) }
+        if !d.inputs.isEmpty {
+            s += "\nInputs:\n"
+            for p in d.inputs { s += "  \(pad(p.name, 16))\(pad(p.typeName + (p.isOptional ? "?" : ""), 14))\(p.doc)\n" }
+        }
+        if !d.outputs.isEmpty {
+            s += "\nOutputs:\n"
+            for p in d.outputs { s += "  \(pad(p.name, 16))\(pad(p.typeName, 14))\(p.doc)\n" }
+        }
+        if !d.parameters.isEmpty {
+            s += "\nParameters:\n"
+            for p in d.parameters {
+                let range = p.rangeText.map { ", \($0)" } ?? ""
+                s += "  \(pad(p.name, 18))\(p.doc)\n  \(pad("", 18))\(p.typeName), default \(p.defaultText)\(range)\n"
+            }
+        }
+        if !d.commands.isEmpty {
+            s += "\nCommands:\n"
+            for c in d.commands { s += "  \(pad(c.name + " " + c.arguments, 18))\(c.doc)\n" }
+        }
+        return s
+    }
+}

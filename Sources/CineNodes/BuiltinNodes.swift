@@ -1,0 +1,22 @@
+// BuiltinNodes: registers every built-in node kind.
+import CineGraph
+
+extension NodeRegistry {
+    /// A registry holding every built-in kind: what `cinegraph` uses, and what embedders start from.
+    public static func standard() -> NodeRegistry {
+        let r = NodeRegistry()
+        r.registerBuiltins()
+        return r
+    }
+
+    /// Registers the built-in kinds (sources, filters, sinks).
+    public func registerBuiltins() {
+        register(SyntheticCameraNode.self)
+        register(CameraNode.self)
+        register(FileSourceNode.self)
+        register(GstSourceNode.self)
+        register(GstSinkNode.self)
+        register(MovieSinkNode.self)
+        register(SideBySideNode.self)
+    }
+}

@@ -1,0 +1,149 @@
+// CameraNode: live V4L2 cameras through GStreamer — one device (mono, side-by-side or
+// top-bottom) or two devices joined by timestamp.
+import CineGStreamer
+import CineGraph
+import CineMedia
+
+/// Pixel formats to ask a camera for.
+public enum CameraFormat: String, ParameterEnum {
+    /// Let GStreamer pick (raw if offered, else MJPEG decoded).
+    case auto
+    case yuy2, nv12, i420, mjpeg
+}
+
+/// Kind `camera`: a live camera.
+public struct CameraNode: Node {
+    public static let kind = "camera"
+    public static let summary = "A live camera (V4L2): one stereo device, a mono webcam, or two devices joined by time."
+    public static let details = """
+        `device: auto` takes the first camera the GStreamer device monitor lists; a path such as \
+        `/dev/video2` takes that one. A missing device is an error at load time that lists the \
+        cameras present (`cinegraph devices` lists them with their formats). With `right-device` \
+        set, two cameras are read together and frames are paired by timestamp (within half a \
+        frame); unpaired frames are dropped and counted. `size` is the size of the device's \
+        frame: for a side-by-side stereo camera, both views together (for example 2560x720).
+        Timestamps are GStreamer running time. Views are I420.
+        """
+
+    @Output("Both views of each instant (not produced for mono)") public var stereo: StereoFrame
+    @Output("The left (reference) view, or the whole frame for mono") public var left: Image
+    @Output("The right view (not produced for mono)") public var right: Image
+
+    @Parameter(default: "auto", "Device path such as /dev/video0, or auto") public var device: String
+    @Parameter(default: "", "A second device for the right view (two-camera rigs)") public var rightDevice: String
+    @Parameter(default: FrameSize(width: 2560, height: 720), "Frame size the device delivers") public var size: FrameSize
+    @Parameter(default: 30, range: 1...240, "Frames per second") public var fps: Double
+    @Parameter(default: .auto, "Pixel format to request from the device") public var format: CameraFormat
+    @Parameter(default: .sideBySide, "How the views share a frame") public var layout: StereoLayout
+    @Parameter(default: "v4l2src", "GStreamer source element (v4l2src; another for tests or other capture APIs)")
+    public var source: String
+
+    private var readers: [(Pipeline, AppSinkReader)] = []
+    private var dropped = 0
+
+    public init() {}
+
+    public var isLive: Bool { true }
+
+    public func validate() throws {
+        if layout != .mono && !rightDevice.isEmpty {
+            throw ParameterError("layout", "two devices give one view each; use layout: mono with right-device")
+        }
+    }
+
+    public func preflight() throws {
+        guard source == "v4l2src" else { return }
+        try GStreamer.initialize()
+        let cameras = DeviceMonitor.devices(.camera)
+        let present = cameras.compactMap { c in c.path.map { "\($0) (\(c.name))" } }
+        let list = present.isEmpty ? "no cameras are present" : "present: " + present.joined(separator: ", ")
+        for (name, value) in [("device", device), ("right-device", rightDevice)] where !value.isEmpty {
+            if value == "auto" {
+                if cameras.isEmpty {
+                    throw ParameterError(name, "no camera found", hint: "connect one, or use 'kind: synthetic'")
+                }
+            } else if !cameras.contains(where: { $0.path == value }) {
+                throw ParameterError(name, "no camera at \(value); \(list)", hint: "run 'cinegraph devices'")
+            }
+        }
+    }
+
+    private func description(for dev: String) -> String {
+        let caps: String
+        let w = size.width, h = size.height, rate = fpsFraction(fps)
+        switch format {
+        case .auto: caps = "video/x-raw,width=\(w),height=\(h),framerate=\(rate)"
+        case .mjpeg: caps = "image/jpeg,width=\(w),height=\(h),framerate=\(rate) ! jpegdec"
+        default: caps = "video/x-raw,format=\(format.rawValue.uppercased()),width=\(w),height=\(h),framerate=\(rate)"
+        }
+        var src = source
+        if source == "v4l2src" {
+            let path = dev == "auto" ? (DeviceMonitor.devices(.camera).first?.path ?? "/dev/video0") : dev
+            src += " device=\(path)"
+        }
+        return "\(src) ! \(caps) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink max-buffers=2 drop=true sync=false"
+    }
+
+    public mutating func start(_ ctx: inout NodeContext) throws {
+        try GStreamer.initialize()
+        for dev in [device] + (rightDevice.isEmpty ? [] : [rightDevice]) {
+            let p = try Pipeline(description(for: dev))
+            let r = try AppSinkReader(pipeline: p, name: "sink", pool: ctx.pool)
+            try p.play()
+            readers.append((p, r))
+        }
+        ctx.logger.info("camera started: \(readers.map(\.0.description).joined(separator: " | "))")
+    }
+
+    public mutating func process(_ ctx: inout NodeContext) throws {
+        guard let first = readers.first else { return }
+        switch try first.1.next(timeout: 0.1) {
+        case .timeout: return
+        case .endOfStream:
+            ctx.endOfStream()
+        case .frame(let image, let t):
+            if readers.count == 1 {
+                let views = layout.split(image)
+                ctx.timestamp = t
+                StereoOutputs.assign(views.left, views.right, left: _left, right: _right, stereo: _stereo, ctx)
+                return
+            }
+            // Two devices: pair with the right frame nearest in time (within half a frame).
+            let half = Int64(5e8 / fps)
+            while true {
+                switch try readers[1].1.next(timeout: 0.2) {
+                case .timeout: return
+                case .endOfStream:
+                    ctx.endOfStream()
+                    return
+                case .frame(let other, let tr):
+                    if tr.nanoseconds < t.nanoseconds - half {
+                        dropped += 1
+                        continue
+                    }
+                    if tr.nanoseconds > t.nanoseconds + half {
+                        dropped += 1
+                        return
+                    }
+                    ctx.timestamp = t
+                    StereoOutputs.assign(image, other, left: _left, right: _right, stereo: _stereo, ctx)
+                    return
+                }
+            }
+        }
+    }
+
+    public mutating func finish(_ ctx: inout NodeContext) throws {
+        for (p, _) in readers { p.stop() }
+        if dropped > 0 { ctx.logger.info("camera: \(dropped) unpaired frames dropped") }
+        readers.removeAll()
+    }
+}
+
+/// `30` → `30/1`, `29.97` → `30000/1001`.
+func fpsFraction(_ fps: Double) -> String {
+    if fps == fps.rounded() { return "\(Int(fps))/1" }
+    let ntsc = (fps * 1001 / 1000).rounded()
+    if abs(ntsc * 1000 / 1001 - fps) < 0.001 { return "\(Int(ntsc) * 1000)/1001" }
+    return "\(Int((fps * 1000).rounded()))/1000"
+}

@@ -1,0 +1,139 @@
+// FileSourceNode: frames from files — any movie GStreamer decodes (mono, side-by-side or
+// top-bottom), a still image pair, or numbered image sequences.
+import CineGStreamer
+import CineGraph
+import CineMedia
+import Foundation
+
+/// Kind `file`: reads recorded media.
+public struct FileSourceNode: Node {
+    public static let kind = "file"
+    public static let summary = "Frames from a movie, an image pair, or numbered image sequences."
+    public static let details = """
+        `path` is a movie (anything GStreamer decodes), an image (PNG, JPEG), or a numbered \
+        sequence written printf-style (`frames/left-%04d.png`, numbered from 0). With \
+        `right-path` the right view comes from a second file of the same kind, frame for frame; \
+        otherwise `layout` says how one file holds both views. Offline by default: the graph \
+        reads as fast as it processes and drops nothing; `live: true` paces frames at their \
+        timestamps. Frames without timestamps (images) are stamped at `fps`.
+        """
+
+    @Output("Both views of each instant (not produced for mono)") public var stereo: StereoFrame
+    @Output("The left (reference) view, or the whole frame for mono") public var left: Image
+    @Output("The right view") public var right: Image
+
+    @Parameter(default: "", "Movie, image, or printf-style numbered image sequence") public var path: String
+    @Parameter(default: "", "The right view from a second file (same kind as path)") public var rightPath: String
+    @Parameter(default: .mono, "How one file holds the views (ignored with right-path)") public var layout: StereoLayout
+    @Parameter(default: 30, range: 1...240, "Frame rate for images and sequences") public var fps: Double
+    @Parameter(default: false, "Pace frames in real time") public var live: Bool
+
+    private var readers: [AppSinkReader] = []
+    private var pipelines: [Pipeline] = []
+    private var index = 0
+    private var lastTimestamp: Timestamp?
+    private var startUptime: UInt64 = 0
+
+    public init() {}
+
+    public var isLive: Bool { live }
+
+    public func validate() throws {
+        if path.isEmpty { throw ParameterError("path", "no file given", hint: "set path: to a movie or image") }
+    }
+
+    public func preflight() throws {
+        for (name, value) in [("path", path), ("right-path", rightPath)] where !value.isEmpty {
+            if value.contains("%") {
+                let first = String(format: value, 0)
+                if !FileManager.default.fileExists(atPath: first) {
+                    throw ParameterError(name, "the sequence \(value) has no first file \(first)")
+                }
+            } else if !FileManager.default.fileExists(atPath: value) {
+                throw ParameterError(name, "no such file: \(value)")
+            }
+        }
+    }
+
+    static func isImage(_ p: String) -> Bool {
+        ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "pnm", "ppm", "pgm"].contains(
+            URL(fileURLWithPath: p).pathExtension.lowercased())
+    }
+
+    static func quoted(_ p: String) -> String {
+        "\"" + p.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    func pipelineDescription(_ file: String) -> String {
+        let tail = "videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false max-buffers=4 drop=false"
+        if file.contains("%") {
+            let ext = URL(fileURLWithPath: file).pathExtension.lowercased()
+            let caps = ext == "png" ? "image/png" : "image/jpeg"
+            return "multifilesrc location=\(Self.quoted(file)) index=0 caps=\"\(caps),framerate=\(fpsFraction(fps))\" ! decodebin ! \(tail)"
+        }
+        return "filesrc location=\(Self.quoted(file)) ! decodebin ! \(tail)"
+    }
+
+    public mutating func start(_ ctx: inout NodeContext) throws {
+        try GStreamer.initialize()
+        for file in [path] + (rightPath.isEmpty ? [] : [rightPath]) {
+            let p = try Pipeline(pipelineDescription(file))
+            readers.append(try AppSinkReader(pipeline: p, name: "sink", pool: ctx.pool))
+            try p.play()
+            pipelines.append(p)
+        }
+        startUptime = DispatchTime.now().uptimeNanoseconds
+    }
+
+    private func read(_ reader: AppSinkReader) throws -> (Image, Timestamp)? {
+        while true {
+            switch try reader.next(timeout: 1) {
+            case .timeout: continue
+            case .endOfStream: return nil
+            case .frame(let image, let t): return (image, t)
+            }
+        }
+    }
+
+    public mutating func process(_ ctx: inout NodeContext) throws {
+        guard let (frame, stamp) = try read(readers[0]) else {
+            ctx.endOfStream()
+            return
+        }
+        var t = stamp
+        if t.nanoseconds < 0 || (lastTimestamp.map { t <= $0 } ?? false) { t = Timestamp(frame: index, fps: fps) }
+        lastTimestamp = t
+        index += 1
+        if live {
+            let due = startUptime + UInt64(max(0, t.nanoseconds))
+            let now = DispatchTime.now().uptimeNanoseconds
+            if due > now { usleep(UInt32(min(1_000_000, (due - now) / 1000))) }
+        }
+        ctx.timestamp = t
+        if readers.count == 2 {
+            guard let (other, _) = try read(readers[1]) else {
+                ctx.endOfStream()
+                return
+            }
+            guard other.width == frame.width, other.height == frame.height else {
+                throw ParameterError("right-path", "the right view is \(other.width)x\(other.height) but the left is \(frame.width)x\(frame.height)")
+            }
+            StereoOutputs.assign(frame, other, left: _left, right: _right, stereo: _stereo, ctx)
+        } else {
+            let views = layout.split(frame)
+            StereoOutputs.assign(views.left, views.right, left: _left, right: _right, stereo: _stereo, ctx)
+        }
+    }
+
+    public mutating func finish(_ ctx: inout NodeContext) throws {
+        for p in pipelines { p.stop() }
+        pipelines.removeAll()
+        readers.removeAll()
+    }
+}
+
+extension ParameterError: CustomStringConvertible {
+    public var description: String {
+        (parameter.map { "\($0): " } ?? "") + message + (hint.map { " (\($0))" } ?? "")
+    }
+}

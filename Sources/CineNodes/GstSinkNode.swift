@@ -1,0 +1,49 @@
+// GstSinkNode: the escape hatch — frames into any GStreamer sink description.
+import CineGStreamer
+import CineGraph
+import CineMedia
+
+/// Kind `gst-sink`: video into a GStreamer pipeline description.
+public struct GstSinkNode: Node {
+    public static let kind = "gst-sink"
+    public static let summary = "Video into any GStreamer description (RTP, SRT, a window, a file...)."
+    public static let details = """
+        cinegraph prepends `appsrc ! videoconvert !`, so the description starts with what \
+        follows, for example `x264enc tune=zerolatency ! rtph264pay ! udpsink host=127.0.0.1 port=5000`. \
+        The stream is ended (EOS) and waited for when the graph stops.
+        """
+
+    @Input("Frames") public var video: Image
+    @Parameter(default: "fakesink", "GStreamer description after the appsrc") public var description: String
+    @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
+
+    private var pipeline: Pipeline?
+    private var writer: AppSrcWriter?
+
+    public init() {}
+
+    public func validate() throws {
+        if description.contains("appsrc") { throw ParameterError("description", "leave out the source; cinegraph adds an appsrc") }
+    }
+
+    public mutating func process(_ ctx: inout NodeContext) throws {
+        if writer == nil {
+            try GStreamer.initialize()
+            let p = try Pipeline("appsrc name=src ! videoconvert ! \(description)")
+            writer = try AppSrcWriter(pipeline: p, name: "src", format: video.format, width: video.width,
+                                      height: video.height, fps: fps)
+            try p.play()
+            pipeline = p
+        }
+        try writer?.push(video, at: ctx.timestamp)
+    }
+
+    public mutating func finish(_ ctx: inout NodeContext) throws {
+        guard let pipeline, let writer else { return }
+        writer.endOfStream()
+        defer { pipeline.stop() }
+        if try !pipeline.waitForEndOfStream(timeout: 10) {
+            ctx.logger.warning("gst-sink: no end-of-stream within 10 s; stopped anyway")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+// SubjectFigure: a person-like figure (body, neck, head) for one pose, in left-view pixels,
+// with the layers that draw it and the face/body bounds reported to callers.
+
+/// The figure of one subject at one instant: a rounded-rectangle torso (shoulders up; it runs
+/// off the bottom of the frame), a neck, and an elliptical head showing the face or the back
+/// of the head. All three share one depth, hence one disparity.
+struct SubjectFigure {
+    /// Half the torso's width, metres.
+    static let bodyHalfWidth = 0.22
+    /// Half the head's width, metres.
+    static let headHalfWidth = 0.085
+    /// Half the head's height, metres.
+    static let headHalfHeight = 0.115
+    /// Half the neck's width, metres.
+    static let neckHalfWidth = 0.05
+    /// Radius of the shoulders' rounding, metres.
+    static let shoulderRadius = 0.1
+
+    let pose: SubjectPose
+    let disparity: Double
+    /// The head ellipse's bounding box.
+    let head: PixelRect
+    let neck: PixelRect
+    let body: PixelRect
+    /// The face region of the head: cheek to cheek (85 % of the head's width), hairline to chin.
+    let face: PixelRect
+    let shoulderRadius: Double
+
+    init(pose: SubjectPose, camera: StereoCameraModel) {
+        self.pose = pose
+        let z = pose.depth, x = pose.x, headY = pose.headHeight
+        let shoulders = headY - SubjectFigure.headHalfHeight - 0.05
+        disparity = camera.disparity(atDepth: z)
+        head = camera.rect(x0: x - SubjectFigure.headHalfWidth, x1: x + SubjectFigure.headHalfWidth,
+                           bottom: headY - SubjectFigure.headHalfHeight, top: headY + SubjectFigure.headHalfHeight,
+                           depth: z)
+        neck = camera.rect(x0: x - SubjectFigure.neckHalfWidth, x1: x + SubjectFigure.neckHalfWidth,
+                           bottom: shoulders - 0.03, top: headY - 0.06, depth: z)
+        body = camera.rect(x0: x - SubjectFigure.bodyHalfWidth, x1: x + SubjectFigure.bodyHalfWidth,
+                           bottom: -1, top: shoulders, depth: z)
+        shoulderRadius = SubjectFigure.shoulderRadius * camera.focalLength / z
+        // In head coordinates (-1…1, y down) the face spans x ±0.85 and y from the hairline (-0.5) to the chin (1).
+        let cx = (head.left + head.right) / 2, cy = (head.top + head.bottom) / 2
+        let a = head.width / 2, b = head.height / 2
+        face = PixelRect(left: cx - 0.85 * a, top: cy - 0.5 * b, right: cx + 0.85 * a, bottom: cy + b)
+    }
+
+    /// Whether any part of the figure is inside a `width` × `height` image.
+    func isVisible(width: Int, height: Int) -> Bool {
+        body.intersects(width: width, height: height) || head.intersects(width: width, height: height)
+    }
+
+    /// The figure's three layers, in drawing order (body, neck, head).
+    func layers(library: SceneTextureLibrary) -> (body: SceneLayer, neck: SceneLayer, head: SceneLayer) {
+        let character = library.characters[pose.character % library.characters.count]
+        let clothing = library.clothing[pose.clothing % library.clothing.count]
+        let across = SceneLayer.Axis.stretched(from: body.left, to: body.right, size: 256)
+        let bodyLayer = SceneLayer(
+            shape: .roundedRectangle, bounds: body, cornerRadius: shoulderRadius, depth: pose.depth,
+            disparity: disparity, texture: clothing.view, wrapsHorizontally: false, wrapsVertically: true,
+            horizontal: across, vertical: .scaled(from: body.top, step: across.step))
+        let neckLayer = SceneLayer(
+            shape: .rectangle, bounds: neck, depth: pose.depth, disparity: disparity, texture: character.neck.view,
+            wrapsHorizontally: false, wrapsVertically: false,
+            horizontal: .stretched(from: neck.left, to: neck.right, size: character.neck.size),
+            vertical: .stretched(from: neck.top, to: neck.bottom, size: character.neck.size))
+        let headTexture = pose.facingCamera ? character.face : character.backOfHead
+        let headLayer = SceneLayer(
+            shape: .ellipse, bounds: head, depth: pose.depth, disparity: disparity, texture: headTexture.view,
+            wrapsHorizontally: false, wrapsVertically: false,
+            horizontal: .stretched(from: head.left, to: head.right, size: headTexture.size),
+            vertical: .stretched(from: head.top, to: head.bottom, size: headTexture.size))
+        return (bodyLayer, neckLayer, headLayer)
+    }
+}

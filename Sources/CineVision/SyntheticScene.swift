@@ -1,0 +1,220 @@
+// SyntheticScene: a deterministic synthetic stereo camera — a moving 3-D scene of flat layers
+// seen by a rectified stereo pair, rendered straight to I420 with exact disparity ground truth.
+import CineMedia
+import Dispatch
+import Foundation
+
+/// A moving scene seen by a rectified stereo camera, with exact ground truth; the same
+/// configuration (seed included) always renders the same bytes.
+///
+/// **Camera.** Two pinhole cameras `baseline` metres apart, level, at eye height (1.45 m),
+/// focal length `f = (width/2) / tan(fov/2)` pixels. A surface at depth Z has disparity
+/// `d = f·B/Z`; a point at left-view x appears at `x − d` in the right view.
+///
+/// **Scene.** Fronto-parallel layers, drawn back to front, each at one depth:
+/// - a brick wall at 10 m (irregular bricks, stains, grain: textured at every scale) with two
+///   framed paintings;
+/// - a sideboard with a row of books (≈ 4–4.6 m) and two concrete columns (3.4–5 m);
+/// - `subjectCount` people (a textured torso, a neck, and a head showing a shaded face — eyes,
+///   brows, nose, mouth — or the back of the head) at 1.3–3 m, who enter from a side, stroll
+///   across and leave. Consecutive subjects overlap in time and pass each other at different
+///   depths; subject 1 turns away for a while; with three or more, the last walks towards the
+///   camera. See ``subjects(at:)``.
+///
+/// **Time.** Frame `i` shows time `i / fps`. The scene lasts `duration` seconds and then loops
+/// (time is taken modulo `duration`; everybody has left before the end, so the loop is seamless).
+/// The optional light drop dims luma and desaturates chroma smoothly. Sensor noise, if any, is
+/// read from a precomputed table and differs per frame and per view.
+///
+/// **Exactness.** Every layer has one disparity, and its texture is sampled at fractional
+/// positions with linear interpolation in the same fixed-point arithmetic in both views, so the
+/// right view is each layer of the left view shifted by exactly `d` (byte-exact where `d` is an
+/// integer, away from layer edges and occlusions). The ground truth is the disparity of the
+/// front-most layer at every left-view pixel.
+///
+/// **Cost.** Per row, each layer's covered span is computed from its shape and only that span is
+/// painted; rows are split into bands over all cores. Nothing is allocated on the heap per frame
+/// (the frame's layer list and scratch rows live on the stack).
+public struct SyntheticScene: Sendable {
+    /// The configuration the scene was made from.
+    public let configuration: Configuration
+    let camera: StereoCameraModel
+    let set: SceneSet
+    let scripts: [SubjectScript]
+    let noiseTable: SensorNoiseTable
+    let library: SceneTextureLibrary
+
+    /// Builds the scene. The configuration must be valid (see ``Configuration/validate()``).
+    public init(_ configuration: Configuration) {
+        do {
+            try configuration.validate()
+        } catch {
+            preconditionFailure(error.description)
+        }
+        self.configuration = configuration
+        library = SceneTextureLibrary.shared
+        camera = StereoCameraModel(width: configuration.width, height: configuration.height,
+                                   baseline: configuration.baseline,
+                                   fieldOfViewDegrees: configuration.fieldOfViewDegrees)
+        set = SceneSet(camera: camera, seed: configuration.seed, library: library)
+        scripts = SubjectScript.schedule(count: configuration.subjectCount, duration: configuration.duration,
+                                         seed: configuration.seed, characterCount: library.characters.count,
+                                         clothingCount: library.clothing.count)
+        noiseTable = SensorNoiseTable(standardDeviation: configuration.noise * 255, width: configuration.width,
+                                      seed: configuration.seed)
+    }
+
+    // MARK: Camera
+
+    /// Focal length in pixels of the full-resolution views: `(width/2) / tan(fov/2)`.
+    public var focalLengthPixels: Double { camera.focalLength }
+
+    /// Disparity in full-resolution pixels of a surface `metres` away: `f·B/Z`.
+    public func disparity(atDepth metres: Double) -> Double { camera.disparity(atDepth: metres) }
+
+    /// Depth in metres of a surface with disparity `pixels`: `f·B/d`.
+    public func depth(atDisparity pixels: Double) -> Double { camera.focalLength * camera.baseline / pixels }
+
+    /// Depth of the backdrop wall, metres: the farthest surface, hence the smallest disparity.
+    public var backdropDepth: Double { SceneSet.backdropDepth }
+
+    // MARK: Time
+
+    /// The number of frames in one pass of the scene: frames `0 ..< frameCount` have times below `duration`.
+    public var frameCount: Int { Int((configuration.duration * configuration.fps - 1e-9).rounded(.up)) }
+
+    /// The time of frame `index` in seconds (`index / fps`).
+    public func time(ofFrame index: Int) -> Double { Double(index) / configuration.fps }
+
+    /// `seconds` folded into one pass of the scene.
+    private func sceneTime(_ seconds: Double) -> Double {
+        let d = configuration.duration
+        return seconds - d * (seconds / d).rounded(.down)
+    }
+
+    /// The light level at a time: 1 normally, down to the light drop's level during it, with
+    /// smooth fades at both ends.
+    public func lightLevel(at seconds: Double) -> Double {
+        guard let drop = configuration.lightDrop, drop.duration > 0 else { return 1 }
+        let t = sceneTime(seconds)
+        let ramp = min(0.5, drop.duration / 4)
+        let end = drop.start + drop.duration
+        let fall = SceneTexturePatterns.smoothstep(drop.start, drop.start + ramp, t)
+        let rise = SceneTexturePatterns.smoothstep(end - ramp, end, t)
+        return 1 - (1 - drop.level) * fall * (1 - rise)
+    }
+
+    // MARK: Ground truth
+
+    /// The subjects visible at a time, by id: face and body bounds in the left view
+    /// (normalised, clipped to the frame), disparity, depth and whether they face the camera.
+    ///
+    /// A subject is listed from the first instant any part of it is inside the frame until it
+    /// has left. Occlusion by a nearer subject is not taken into account.
+    public func subjects(at seconds: Double) -> [SyntheticSubject] {
+        let t = sceneTime(seconds)
+        let w = configuration.width, h = configuration.height
+        return scripts.compactMap { script in
+            guard let pose = script.pose(at: t, camera: camera) else { return nil }
+            let figure = SubjectFigure(pose: pose, camera: camera)
+            guard figure.isVisible(width: w, height: h) else { return nil }
+            let whole = PixelRect(left: min(figure.body.left, figure.head.left), top: figure.head.top,
+                                  right: max(figure.body.right, figure.head.right), bottom: figure.body.bottom)
+            return SyntheticSubject(id: script.id, face: figure.face.normalized(width: w, height: h),
+                                    body: whole.normalized(width: w, height: h), disparity: figure.disparity,
+                                    depth: pose.depth, facingCamera: pose.facingCamera)
+        }
+    }
+
+    // MARK: Rendering
+
+    /// Renders frame `index` (time `index / fps`) into caller-provided images, typically from an
+    /// ``ImagePool``, overwriting every pixel.
+    ///
+    /// - Parameters:
+    ///   - left: the reference view; `.i420`, `width` × `height`.
+    ///   - right: the other view; `.i420`, `width` × `height`.
+    ///   - groundTruth: if given, `.float32`, `width` × `height`: receives the exact disparity of
+    ///     the front-most surface at every left-view pixel. Skipped (and free) when `nil`.
+    public func render(frame index: Int, left: Image, right: Image, groundTruth: Image?) {
+        let w = configuration.width, h = configuration.height
+        func check(_ image: Image, _ name: String, _ format: PixelFormat) {
+            precondition(image.format == format && image.width == w && image.height == h,
+                         "SyntheticScene.render: \(name) must be a \(format) image of \(w)x\(h), "
+                            + "got \(image.format) \(image.width)x\(image.height)")
+        }
+        check(left, "left", .i420)
+        check(right, "right", .i420)
+        if let groundTruth { check(groundTruth, "groundTruth", .float32) }
+        precondition(index >= 0, "SyntheticScene.render: frame index must not be negative, got \(index)")
+        precondition(left.buffer !== right.buffer || left.byteOffset != right.byteOffset,
+                     "SyntheticScene.render: left and right must be different images")
+
+        let seconds = time(ofFrame: index)
+        let t = sceneTime(seconds)
+        let light = Int((lightLevel(at: seconds) * 256).rounded())
+        let capacity = set.layers.count + 3 * scripts.count
+        withUnsafeTemporaryAllocation(of: SceneLayer.self, capacity: capacity) { buffer in
+            let count = collectLayers(at: t, into: buffer)
+            defer { _ = buffer.baseAddress!.deinitialize(count: count) }
+            let layers = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            noiseTable.values.withUnsafeBufferPointer { noise in
+                let rasterizer = StereoRasterizer(
+                    layers: layers, width: w, height: h, light: light,
+                    noise: noiseTable.isSilent ? nil : noise.baseAddress, noiseTable: noiseTable, frame: index)
+                let chromaRows = (h + 1) / 2
+                let bands = min(chromaRows, 8)
+                let views = [left, right]
+                let truth = groundTruth?.plane(0)
+                // Jobs: bands × 2 views, spread over all cores; each band is independent.
+                DispatchQueue.concurrentPerform(iterations: bands * 2) { job in
+                    let view = job & 1, band = job >> 1
+                    let image = views[view]
+                    let rows = (band * chromaRows / bands)..<((band + 1) * chromaRows / bands)
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StereoRasterizer.scratchCount) { scratch in
+                        rasterizer.render(view: view, chromaRows: rows, luma: image.plane(0), cb: image.plane(1),
+                                          cr: image.plane(2), groundTruth: view == 0 ? truth : nil,
+                                          scratch: scratch.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the layers of scene time `t` into `buffer`, far to near: the set, then each visible
+    /// subject's body, neck and head, farthest subject first. Returns how many it wrote.
+    private func collectLayers(at t: Double, into buffer: UnsafeMutableBufferPointer<SceneLayer>) -> Int {
+        var count = 0
+        for layer in set.layers {
+            buffer.initializeElement(at: count, to: layer)
+            count += 1
+        }
+        guard !scripts.isEmpty else { return count }
+        withUnsafeTemporaryAllocation(of: SubjectPose.self, capacity: scripts.count) { poses in
+            var n = 0
+            for script in scripts {
+                guard let pose = script.pose(at: t, camera: camera) else { continue }
+                // Insertion sort: far first, then by id.
+                var i = n
+                while i > 0 && (poses[i - 1].depth < pose.depth
+                                || (poses[i - 1].depth == pose.depth && poses[i - 1].id > pose.id)) {
+                    (poses.baseAddress! + i).initialize(to: poses[i - 1])  // trivial type: a plain copy
+                    i -= 1
+                }
+                poses.initializeElement(at: i, to: pose)
+                n += 1
+            }
+            for i in 0..<n {
+                let figure = SubjectFigure(pose: poses[i], camera: camera)
+                guard figure.isVisible(width: camera.width, height: camera.height) else { continue }
+                let layers = figure.layers(library: library)
+                buffer.initializeElement(at: count, to: layers.body)
+                buffer.initializeElement(at: count + 1, to: layers.neck)
+                buffer.initializeElement(at: count + 2, to: layers.head)
+                count += 3
+            }
+            _ = poses.baseAddress!.deinitialize(count: n)
+        }
+        return count
+    }
+}

@@ -1,0 +1,33 @@
+// The `cinegraph` command-line tool: run, validate and inspect graphs.
+import ArgumentParser
+import Logging
+
+@main
+struct Cinegraph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cinegraph",
+        abstract: "Cinematic-mode video for Linux cameras: run declarative processing graphs.",
+        discussion: "Start with `cinegraph run` (a synthetic stereo camera recorded to a movie) or `cinegraph nodes`.",
+        version: "0.1.0",
+        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self])
+}
+
+/// Options shared by the subcommands.
+struct LoggingOptions: ParsableArguments {
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "notice"
+
+    func bootstrap() throws -> Logger {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = level
+            return h
+        }
+        var logger = Logger(label: "cinegraph")
+        logger.logLevel = level
+        return logger
+    }
+}

@@ -1,0 +1,68 @@
+// StatusLine: the one-line live status (fps per node, drops, queue depth) and the final summary.
+import CineGraph
+import Foundation
+
+final class StatusLine {
+    private let runner: GraphRunner
+    private let interactive: Bool
+    private let quiet: Bool
+    private var last: (time: Double, processed: [String: Int]) = (0, [:])
+    private var lastPrint = 0.0
+    private var fps: [String: Double] = [:]
+
+    init(runner: GraphRunner, interactive: Bool, quiet: Bool) {
+        self.runner = runner
+        self.interactive = interactive
+        self.quiet = quiet
+    }
+
+    func tick() {
+        guard !quiet else { return }
+        let s = runner.summary()
+        let now = s.wallSeconds
+        if now - last.time >= 1 {
+            for n in s.nodes {
+                fps[n.name] = Double(n.processed - (last.processed[n.name] ?? 0)) / (now - last.time)
+            }
+            last = (now, Dictionary(uniqueKeysWithValues: s.nodes.map { ($0.name, $0.processed) }))
+        }
+        let interval = interactive ? 0.5 : 5
+        guard now - lastPrint >= interval else { return }
+        lastPrint = now
+        var parts = [String(format: "%6.1fs", now)]
+        for n in s.nodes {
+            let depth = s.edges.filter { $0.consumer.node == n.name }.map(\.depth).max()
+            parts.append("\(n.name) \(String(format: "%.1f", fps[n.name] ?? 0))fps" + (depth.map { $0 > 0 ? " q\($0)" : "" } ?? ""))
+        }
+        parts.append("drops \(s.totalDrops)")
+        let line = parts.joined(separator: " | ")
+        if interactive { printError("\r\u{1B}[K" + line, terminator: "") } else { printError(line) }
+    }
+
+    func clear() { if interactive && !quiet { printError("\r\u{1B}[K", terminator: "") } }
+}
+
+enum SummaryTable {
+    static func render(_ s: RunSummary, graph: Graph) -> String {
+        var rows = [["node", "kind", "frames", "fps", "ms/frame", "max ms", "skipped", "dropped in"]]
+        for n in s.nodes {
+            let span = (n.lastTimestamp?.seconds ?? 0) - (n.firstTimestamp?.seconds ?? 0)
+            let rate = n.processed > 1 && span > 0 ? Double(n.processed - 1) / span : 0
+            let drops = s.edges.filter { $0.consumer.node == n.name }.reduce(0) { $0 + $1.dropped }
+            rows.append([n.name, n.kind, String(n.processed), String(format: "%.1f", rate),
+                         String(format: "%.2f", n.meanMilliseconds), String(format: "%.1f", Double(n.maxNanoseconds) / 1e6),
+                         String(n.skipped), String(drops)])
+        }
+        let widths = rows[0].indices.map { i in rows.map { $0[i].count }.max()! }
+        var out = "\nSummary of '\(graph.name)': \(String(format: "%.1f", s.wallSeconds)) s wall time, "
+            + "\(s.totalDrops) packets dropped on live edges" + (s.wasStopped ? " (stopped)" : "") + "\n"
+        for r in rows {
+            out += "  " + r.enumerated().map { i, c in
+                i < 2 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - c.count) + c
+            }.joined(separator: "  ") + "\n"
+        }
+        for f in s.failures { out += "error: \(f)\n" }
+        return out
+    }
+}

@@ -1,0 +1,183 @@
+// End to end: the `cinegraph` binary on real configs, real GStreamer, real files re-opened.
+import CineGStreamer
+import CineMedia
+import Foundation
+import Testing
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `cinegraph` binary built beside this test bundle.
+let binary: String = {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("cinegraph").path
+}()
+
+struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs cinegraph; `signals` are (seconds after start, signal) pairs; killed after `timeout`.
+func cinegraph(_ args: [String], stdin: String? = nil, signals: [(Double, Int32)] = [], timeout: Double = 60) throws -> Result {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = args
+    p.currentDirectoryURL = root
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = input
+    try p.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    let start = Date()
+    var pending = signals
+    final class Box: @unchecked Sendable { var out = Data(), err = Data() }
+    let box = Box()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { box.out = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    group.enter()
+    DispatchQueue.global().async { box.err = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    while p.isRunning {
+        let elapsed = Date().timeIntervalSince(start)
+        if let (at, sig) = pending.first, elapsed >= at {
+            kill(p.processIdentifier, sig)
+            pending.removeFirst()
+        }
+        if elapsed > timeout {
+            p.terminate()
+            Issue.record("cinegraph \(args) did not finish within \(timeout) s")
+            break
+        }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    try? input.fileHandleForWriting.close()
+    p.waitUntilExit()
+    group.wait()
+    return Result(status: p.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+                  stderr: String(decoding: box.err, as: UTF8.self))
+}
+
+func scratch(_ name: String) -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("cinegraph-e2e-\(name)-\(getpid())")
+    try? FileManager.default.removeItem(at: url)
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}
+
+@Suite(.serialized) struct CLITests {
+    @Test func demoGraphRecordsAPlayableMovieOfTheRightLength() throws {
+        let movie = scratch("demo") + "/demo.mp4"
+        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=3s", "--set", "camera.size=320x240",
+                               "--set", "movie.path=\(movie)", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Summary of 'demo'"))
+        let info = try MediaProbe.inspect(path: movie)
+        #expect(info.width == 320 && info.height == 240)
+        #expect(info.frameCount == 90, "\(r.stderr)")
+        #expect(abs(info.durationSeconds - 3.0) < 0.1)
+    }
+
+    @Test func interruptFinalisesTheMovieWithWhatWasCaptured() throws {
+        let movie = scratch("sigint") + "/take.mp4"
+        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
+                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGINT)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("stopping"))
+        #expect(r.stderr.contains("movie-saved"))
+        let info = try MediaProbe.inspect(path: movie)
+        // About 2 s were captured (start-up takes a little of the 2 s before the signal).
+        #expect(info.frameCount >= 45 && info.frameCount <= 66, "frames: \(info.frameCount)")
+        #expect(abs(info.durationSeconds - Double(info.frameCount) / 30) < 0.1)
+    }
+
+    @Test func secondInterruptAbortsAndTheMovieStillPlays() throws {
+        let movie = scratch("abort") + "/take.mp4"
+        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
+                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.5, SIGINT), (2.5, SIGINT)])
+        #expect(r.status == 130 || r.status == 0, "\(r.stderr)")
+        let info = try MediaProbe.inspect(path: movie)
+        #expect(info.frameCount >= 30, "frames: \(info.frameCount)")
+    }
+
+    @Test func builtInDemoRunsWithNoGraphArgument() throws {
+        let movie = scratch("default") + "/d.mkv"
+        let r = try cinegraph(["run", "--duration", "1s", "--set", "camera.size=160x120", "--set", "movie.path=\(movie)", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("duration reached"))
+        #expect(try MediaProbe.inspect(path: movie).frameCount >= 20)
+    }
+
+    @Test func validateReportsEveryErrorWithItsPosition() throws {
+        let dir = scratch("validate")
+        let conf = dir + "/bad.conf"
+        try """
+            graph: bad
+            nodes:
+              camera:
+                kind: synthetc
+                fps: 30
+              movie: { kind: movie, video: camera.left, preset: quick }
+            """.write(toFile: conf, atomically: true, encoding: .utf8)
+        let r = try cinegraph(["validate", conf])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(conf):4:11: error: nodes.camera.kind: unknown node kind 'synthetc' (did you mean 'synthetic'?)"))
+        let line6 = "  movie: { kind: movie, video: camera.left, preset: quick }"
+        let col = line6.distance(from: line6.startIndex, to: line6.range(of: "quick")!.lowerBound) + 1
+        #expect(r.stderr.contains("\(conf):6:\(col): error: nodes.movie.preset: 'quick' is not an x264 preset"))
+        let ok = try cinegraph(["validate"] + ["demo.conf", "webcam.conf", "side-by-side-file.conf"].map { "graphs/" + $0 })
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("ok: graphs/demo.conf (2 nodes: camera, movie)"))
+    }
+
+    @Test func missingCameraNamesTheDeviceAndWhereItIsConfigured() throws {
+        let r = try cinegraph(["run", "graphs/webcam.conf", "--set", "camera.device=/dev/video9"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no camera at /dev/video9"))
+        #expect(r.stderr.contains("nodes.camera.device"))
+    }
+
+    @Test func gstreamerFailureNamesTheElement() throws {
+        let dir = scratch("gst")
+        let conf = dir + "/g.conf"
+        try """
+            nodes:
+              src: { kind: gst-source, description: "videotestsrc num-buffers=10 ! videoflip method=bogus" }
+              out: { kind: gst-sink, video: src, description: fakesink }
+            """.write(toFile: conf, atomically: true, encoding: .utf8)
+        let r = try cinegraph(["run", conf, "--quiet"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("node 'src' (gst-source) failed"))
+        #expect(r.stderr.contains("videoflip") || r.stderr.contains("bogus"))
+    }
+
+    @Test func unwritableMoviePathFailsClearlyWithoutHanging() throws {
+        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.size=160x120", "--set", "camera.duration=1s",
+                               "--set", "movie.path=/proc/cinegraph-nope/x.mp4", "--quiet"], timeout: 30)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("node 'movie' (movie) failed"))
+    }
+
+    @Test func controlLinesOnStdinReachTheNodes() throws {
+        let movie = scratch("control") + "/c.mp4"
+        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.size=160x120", "--set", "camera.duration=2s",
+                               "--set", "movie.path=\(movie)", "--control", "--quiet"],
+                              stdin: "movie.bitrate=900\nmovie.bitrate?\ncamera.fps=1000\nmovie status\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("control: movie.bitrate = 900"))
+        #expect(r.stderr.contains("control: 900"))
+        #expect(r.stderr.contains("control: error: camera.fps: 1000 is out of range 1...240"))
+        #expect(r.stderr.contains("control: \(movie):") || r.stderr.contains("not recording yet"))
+    }
+
+    @Test func nodesCommandDescribesAKind() throws {
+        let r = try cinegraph(["nodes", "movie"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("movie — Records a movie file"))
+        #expect(r.stdout.contains("preset"))
+        let bad = try cinegraph(["nodes", "moive"])
+        #expect(bad.status == 1 && bad.stderr.contains("did you mean 'movie'?"))
+    }
+}
