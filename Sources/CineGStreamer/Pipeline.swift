@@ -58,6 +58,9 @@ public final class Pipeline: @unchecked Sendable {
         gst_object_unref(element)
     }
 
+    /// How many references the top-level element has (1 while only this object owns it).
+    var elementReferenceCount: UInt32 { UInt32(element.pointee.object.object.ref_count) }
+
     /// The pipeline's own name, for messages (`pipeline0`).
     var name: String { GLibString.borrow(cg_element_name(element)) ?? "pipeline" }
 

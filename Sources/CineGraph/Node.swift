@@ -1,5 +1,7 @@
 // Node: the protocol every processing node implements, and the context it runs in.
 import CineMedia
+import Dispatch
+import Foundation
 import Logging
 
 /// A processing node: declares its ports and parameters with ``Input``, ``OutputInput``,
@@ -102,6 +104,9 @@ public struct NodeContext {
     public let pool: ImagePool
     let connectedOutputs: Set<String>
     let stopFlag: StopFlag
+    /// Time spent in ``pace(until:)`` during the current call, excluded from the node's busy time.
+    var idleNanoseconds: UInt64 = 0
+    var paceOrigin: UInt64?
     let events: EventHub
     var ended = false
 
@@ -110,6 +115,26 @@ public struct NodeContext {
 
     /// For sources: there will be no more packets. `finish` follows.
     public mutating func endOfStream() { ended = true }
+
+    /// For live sources: sleeps until `time` has passed on the wall clock, counted from the first
+    /// call (so frames come out in real time). The wait does not count as processing time.
+    /// Returns early when the graph is stopping.
+    public mutating func pace(until time: Timestamp) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard let origin = paceOrigin else {
+            paceOrigin = now &- UInt64(max(0, time.nanoseconds))
+            return
+        }
+        let due = origin &+ UInt64(max(0, time.nanoseconds))
+        guard due > now else { return }
+        var remaining = due - now
+        while remaining > 0 && !stopFlag.isSet {
+            let step = min(remaining, 50_000_000)
+            usleep(UInt32(step / 1000))
+            remaining -= step
+        }
+        idleNanoseconds += DispatchTime.now().uptimeNanoseconds - now
+    }
 
     /// Whether the graph is draining (a signal or an error elsewhere): sources should end soon.
     public var isStopRequested: Bool { stopFlag.isSet }

@@ -129,11 +129,12 @@ final class NodeRunner: @unchecked Sendable {
             let controls = inbox.takeControls()
             if !controls.isEmpty { handle(controls, &node, &ctx, slots) }
             if inbox.isAborted { return }
+            ctx.idleNanoseconds = 0
             let t0 = DispatchTime.now().uptimeNanoseconds
             try node.process(&ctx)
             let produced = slots.outputs.contains { $0.hasValue }
             if produced {
-                record(t0, ctx.timestamp)
+                record(t0 + ctx.idleNanoseconds, ctx.timestamp)
                 emit(slots, at: ctx.timestamp, skipsForUnset: true)
                 ctx.frameIndex += 1
             }
@@ -157,9 +158,10 @@ final class NodeRunner: @unchecked Sendable {
                     continue
                 }
                 for (slot, v) in zip(connected, values) { slot.set(v) }
+                ctx.idleNanoseconds = 0
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 try node.process(&ctx)
-                record(t0, t)
+                record(t0 + ctx.idleNanoseconds, t)
                 for slot in connected { slot.set(nil) }
                 emit(slots, at: t, skipsForUnset: true)
                 ctx.frameIndex += 1
@@ -168,7 +170,8 @@ final class NodeRunner: @unchecked Sendable {
     }
 
     private func record(_ t0: UInt64, _ t: Timestamp) {
-        let dt = DispatchTime.now().uptimeNanoseconds - t0
+        let end = DispatchTime.now().uptimeNanoseconds
+        let dt = end > t0 ? end - t0 : 0
         stats.withLock { s in
             s.processed += 1
             s.busyNanoseconds += dt

@@ -32,7 +32,6 @@ public struct FileSourceNode: Node {
     private var pipelines: [Pipeline] = []
     private var index = 0
     private var lastTimestamp: Timestamp?
-    private var startUptime: UInt64 = 0
 
     public init() {}
 
@@ -82,7 +81,6 @@ public struct FileSourceNode: Node {
             try p.play()
             pipelines.append(p)
         }
-        startUptime = DispatchTime.now().uptimeNanoseconds
     }
 
     private func read(_ reader: AppSinkReader) throws -> (Image, Timestamp)? {
@@ -104,11 +102,7 @@ public struct FileSourceNode: Node {
         if t.nanoseconds < 0 || (lastTimestamp.map { t <= $0 } ?? false) { t = Timestamp(frame: index, fps: fps) }
         lastTimestamp = t
         index += 1
-        if live {
-            let due = startUptime + UInt64(max(0, t.nanoseconds))
-            let now = DispatchTime.now().uptimeNanoseconds
-            if due > now { usleep(UInt32(min(1_000_000, (due - now) / 1000))) }
-        }
+        if live { ctx.pace(until: t) }
         ctx.timestamp = t
         if readers.count == 2 {
             guard let (other, _) = try read(readers[1]) else {

@@ -41,7 +41,6 @@ public struct SyntheticCameraNode: Node {
 
     private var scene: SyntheticScene?
     private var index = 0
-    private var startUptime: UInt64 = 0
 
     public init() {}
 
@@ -65,7 +64,6 @@ public struct SyntheticCameraNode: Node {
                                                    level: lightDropLevel)
         }
         scene = SyntheticScene(c)
-        startUptime = DispatchTime.now().uptimeNanoseconds
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
@@ -75,11 +73,7 @@ public struct SyntheticCameraNode: Node {
             ctx.endOfStream()
             return
         }
-        if live {
-            let due = startUptime + UInt64(t.nanoseconds)
-            let now = DispatchTime.now().uptimeNanoseconds
-            if due > now { usleep(UInt32((due - now) / 1000)) }
-        }
+        if live { ctx.pace(until: t) }
         let l = ctx.pool.makeImage(width: size.width, height: size.height, format: .i420)
         let r = ctx.pool.makeImage(width: size.width, height: size.height, format: .i420)
         let truth = ctx.isConnected("disparity")

@@ -26,7 +26,8 @@ struct SceneColor {
     /// `a` blended towards `b` by `t` (0 = a, 1 = b).
     static func mix(_ a: SceneColor, _ b: SceneColor, _ t: Double) -> SceneColor {
         let s = min(1, max(0, t))
-        return SceneColor(a.red + (b.red - a.red) * s, a.green + (b.green - a.green) * s, a.blue + (b.blue - a.blue) * s)
+        return SceneColor(
+            a.red + (b.red - a.red) * s, a.green + (b.green - a.green) * s, a.blue + (b.blue - a.blue) * s)
     }
 
     private var clamped: SceneColor {

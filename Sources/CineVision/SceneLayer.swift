@@ -65,9 +65,11 @@ struct SceneLayer {
     /// Added to ``chromaU`` in the right view: half of the disparity (in chroma samples) × ``uStep``.
     let chromaShift: Int
 
-    init(shape: Shape, bounds: PixelRect, cornerRadius: Double = 0, depth: Double, disparity: Double,
-         texture: TextureView, wrapsHorizontally: Bool, wrapsVertically: Bool,
-         horizontal: Axis, vertical: Axis) {
+    init(
+        shape: Shape, bounds: PixelRect, cornerRadius: Double = 0, depth: Double, disparity: Double,
+        texture: TextureView, wrapsHorizontally: Bool, wrapsVertically: Bool,
+        horizontal: Axis, vertical: Axis
+    ) {
         self.shape = shape
         self.bounds = bounds
         self.cornerRadius = cornerRadius

@@ -41,8 +41,9 @@ struct SceneRandom {
 
     /// A hash of three integers, for lattice points and table offsets.
     static func hash(_ a: Int, _ b: Int, _ salt: UInt64) -> UInt64 {
-        mix(salt &+ UInt64(bitPattern: Int64(a)) &* 0x9E37_79B9_7F4A_7C15
-            ^ UInt64(bitPattern: Int64(b)) &* 0xC2B2_AE3D_27D4_EB4F)
+        mix(
+            salt &+ UInt64(bitPattern: Int64(a)) &* 0x9E37_79B9_7F4A_7C15
+                ^ UInt64(bitPattern: Int64(b)) &* 0xC2B2_AE3D_27D4_EB4F)
     }
 
     /// `hash(a, b, salt)` as a value in `0 ..< 1`.

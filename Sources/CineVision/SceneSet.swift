@@ -20,14 +20,17 @@ struct SceneSet: Sendable {
         var layers: [SceneLayer] = []
 
         let wallDepth = SceneSet.backdropDepth
-        layers.append(SceneLayer(
-            shape: .rectangle, bounds: PixelRect(left: -1e7, top: -1e7, right: 1e7, bottom: 1e7),
-            depth: wallDepth, disparity: camera.disparity(atDepth: wallDepth), texture: library.wall.view,
-            wrapsHorizontally: true, wrapsVertically: true,
-            horizontal: .world(centre: camera.centreX, pixelsPerMetre: f / wallDepth, texelsPerMetre: 128,
-                               offset: random.uniform(0, 512)),
-            vertical: .world(centre: camera.centreY, pixelsPerMetre: f / wallDepth, texelsPerMetre: 128,
-                             offset: random.uniform(0, 512))))
+        layers.append(
+            SceneLayer(
+                shape: .rectangle, bounds: PixelRect(left: -1e7, top: -1e7, right: 1e7, bottom: 1e7),
+                depth: wallDepth, disparity: camera.disparity(atDepth: wallDepth), texture: library.wall.view,
+                wrapsHorizontally: true, wrapsVertically: true,
+                horizontal: .world(
+                    centre: camera.centreX, pixelsPerMetre: f / wallDepth, texelsPerMetre: 128,
+                    offset: random.uniform(0, 512)),
+                vertical: .world(
+                    centre: camera.centreY, pixelsPerMetre: f / wallDepth, texelsPerMetre: 128,
+                    offset: random.uniform(0, 512))))
 
         let first = random.index(below: library.paintings.count)
         let second = (first + 1 + random.index(below: library.paintings.count - 1)) % library.paintings.count
@@ -36,13 +39,15 @@ struct SceneSet: Sendable {
             let width = random.uniform(1.2, 1.8), height = random.uniform(0.9, 1.3)
             let centre = random.uniform(centreRange.lowerBound, centreRange.upperBound)
             let bottom = random.uniform(1.5, 1.9)
-            let rect = camera.rect(x0: centre - width / 2, x1: centre + width / 2, bottom: bottom,
-                                   top: bottom + height, depth: depth)
-            layers.append(SceneLayer(
-                shape: .rectangle, bounds: rect, depth: depth, disparity: camera.disparity(atDepth: depth),
-                texture: library.paintings[index].view, wrapsHorizontally: false, wrapsVertically: false,
-                horizontal: .stretched(from: rect.left, to: rect.right, size: 256),
-                vertical: .stretched(from: rect.top, to: rect.bottom, size: 256)))
+            let rect = camera.rect(
+                x0: centre - width / 2, x1: centre + width / 2, bottom: bottom,
+                top: bottom + height, depth: depth)
+            layers.append(
+                SceneLayer(
+                    shape: .rectangle, bounds: rect, depth: depth, disparity: camera.disparity(atDepth: depth),
+                    texture: library.paintings[index].view, wrapsHorizontally: false, wrapsVertically: false,
+                    horizontal: .stretched(from: rect.left, to: rect.right, size: 256),
+                    vertical: .stretched(from: rect.top, to: rect.bottom, size: 256)))
         }
 
         let sideboardDepth = random.uniform(4.0, 4.4)
@@ -50,39 +55,50 @@ struct SceneSet: Sendable {
         let sideboardTop = 0.92
         let booksDepth = sideboardDepth + 0.18
         let booksLeft = sideboardLeft + random.uniform(0.1, 0.5)
-        let booksRect = camera.rect(x0: booksLeft, x1: booksLeft + random.uniform(0.8, 1.3), bottom: sideboardTop,
-                                    top: sideboardTop + 0.26, depth: booksDepth)
-        layers.append(SceneLayer(
-            shape: .rectangle, bounds: booksRect, depth: booksDepth, disparity: camera.disparity(atDepth: booksDepth),
-            texture: library.bookshelf.view, wrapsHorizontally: true, wrapsVertically: false,
-            horizontal: .world(centre: camera.centreX, pixelsPerMetre: f / booksDepth, texelsPerMetre: 320,
-                               offset: random.uniform(0, 256)),
-            vertical: .stretched(from: booksRect.top, to: booksRect.bottom, size: 256)))
-        let sideboardRect = camera.rect(x0: sideboardLeft, x1: sideboardRight, bottom: 0.5, top: sideboardTop,
-                                        depth: sideboardDepth)
-        layers.append(SceneLayer(
-            shape: .rectangle, bounds: sideboardRect, depth: sideboardDepth,
-            disparity: camera.disparity(atDepth: sideboardDepth), texture: library.sideboard.view,
-            wrapsHorizontally: true, wrapsVertically: false,
-            horizontal: .world(centre: camera.centreX, pixelsPerMetre: f / sideboardDepth, texelsPerMetre: 160,
-                               offset: random.uniform(0, 256)),
-            vertical: .stretched(from: sideboardRect.top, to: sideboardRect.bottom, size: 256)))
+        let booksRect = camera.rect(
+            x0: booksLeft, x1: booksLeft + random.uniform(0.8, 1.3), bottom: sideboardTop,
+            top: sideboardTop + 0.26, depth: booksDepth)
+        layers.append(
+            SceneLayer(
+                shape: .rectangle, bounds: booksRect, depth: booksDepth,
+                disparity: camera.disparity(atDepth: booksDepth),
+                texture: library.bookshelf.view, wrapsHorizontally: true, wrapsVertically: false,
+                horizontal: .world(
+                    centre: camera.centreX, pixelsPerMetre: f / booksDepth, texelsPerMetre: 320,
+                    offset: random.uniform(0, 256)),
+                vertical: .stretched(from: booksRect.top, to: booksRect.bottom, size: 256)))
+        let sideboardRect = camera.rect(
+            x0: sideboardLeft, x1: sideboardRight, bottom: 0.5, top: sideboardTop,
+            depth: sideboardDepth)
+        layers.append(
+            SceneLayer(
+                shape: .rectangle, bounds: sideboardRect, depth: sideboardDepth,
+                disparity: camera.disparity(atDepth: sideboardDepth), texture: library.sideboard.view,
+                wrapsHorizontally: true, wrapsVertically: false,
+                horizontal: .world(
+                    centre: camera.centreX, pixelsPerMetre: f / sideboardDepth, texelsPerMetre: 160,
+                    offset: random.uniform(0, 256)),
+                vertical: .stretched(from: sideboardRect.top, to: sideboardRect.bottom, size: 256)))
 
         for side in [-1.0, 1.0] {
             let depth = side < 0 ? random.uniform(3.4, 4.0) : random.uniform(4.5, 5.0)
-            let x = side * depth * camera.tanHalfWidth * (side < 0 ? random.uniform(0.45, 0.75) : random.uniform(0.35, 0.7))
+            let x =
+                side * depth * camera.tanHalfWidth * (side < 0 ? random.uniform(0.45, 0.75) : random.uniform(0.35, 0.7))
             let width = random.uniform(0.3, 0.4)
             let rect = camera.rect(x0: x - width / 2, x1: x + width / 2, bottom: -20, top: 20, depth: depth)
             let horizontal = SceneLayer.Axis.stretched(from: rect.left, to: rect.right, size: 256)
-            layers.append(SceneLayer(
-                shape: .rectangle, bounds: rect, depth: depth, disparity: camera.disparity(atDepth: depth),
-                texture: library.column.view, wrapsHorizontally: false, wrapsVertically: true,
-                horizontal: horizontal, vertical: .scaled(from: rect.top, step: horizontal.step)))
+            layers.append(
+                SceneLayer(
+                    shape: .rectangle, bounds: rect, depth: depth, disparity: camera.disparity(atDepth: depth),
+                    texture: library.column.view, wrapsHorizontally: false, wrapsVertically: true,
+                    horizontal: horizontal, vertical: .scaled(from: rect.top, step: horizontal.step)))
         }
 
         // Stable sort, far first.
         self.layers = layers.enumerated()
-            .sorted { $0.element.depth != $1.element.depth ? $0.element.depth > $1.element.depth : $0.offset < $1.offset }
+            .sorted {
+                $0.element.depth != $1.element.depth ? $0.element.depth > $1.element.depth : $0.offset < $1.offset
+            }
             .map(\.element)
     }
 }

@@ -17,8 +17,9 @@ final class SceneTexture: @unchecked Sendable {
     /// Paints a tile: `paint(x, y)` gives the colour of texel `(x, y)` (0 ..< size). Luma takes
     /// each texel's colour; chroma the average colour of each 2 × 2 block.
     init(size: Int, paint: (Double, Double) -> SceneColor) {
-        precondition(size >= 4 && size <= SceneTexture.maximumSize && size & (size - 1) == 0,
-                     "texture tiles are square powers of two up to \(SceneTexture.maximumSize), got \(size)")
+        precondition(
+            size >= 4 && size <= SceneTexture.maximumSize && size & (size - 1) == 0,
+            "texture tiles are square powers of two up to \(SceneTexture.maximumSize), got \(size)")
         self.size = size
         let half = size / 2
         memory = UnsafeMutablePointer<UInt8>.allocate(capacity: size * size + 2 * half * half)
@@ -46,8 +47,9 @@ final class SceneTexture: @unchecked Sendable {
     /// Raw pointers to the planes, for the rasterizer.
     var view: TextureView {
         let half = size / 2
-        return TextureView(luma: UnsafePointer(memory), cb: UnsafePointer(memory + size * size),
-                           cr: UnsafePointer(memory + size * size + half * half), size: size)
+        return TextureView(
+            luma: UnsafePointer(memory), cb: UnsafePointer(memory + size * size),
+            cr: UnsafePointer(memory + size * size + half * half), size: size)
     }
 }
 

@@ -34,10 +34,14 @@ final class SceneTextureLibrary: Sendable {
         clothing = (0..<SceneTexturePatterns.clothingPatternCount).map {
             SceneTexturePatterns.clothing(pattern: $0, salt: 0xC107 &+ UInt64($0) &* 104_729)
         }
-        let skins = [SceneColor(0.93, 0.76, 0.65), SceneColor(0.80, 0.60, 0.46),
-                     SceneColor(0.64, 0.44, 0.31), SceneColor(0.44, 0.29, 0.20)]
-        let hairs = [SceneColor(0.36, 0.23, 0.13), SceneColor(0.12, 0.09, 0.07),
-                     SceneColor(0.74, 0.60, 0.36), SceneColor(0.08, 0.07, 0.07)]
+        let skins = [
+            SceneColor(0.93, 0.76, 0.65), SceneColor(0.80, 0.60, 0.46),
+            SceneColor(0.64, 0.44, 0.31), SceneColor(0.44, 0.29, 0.20),
+        ]
+        let hairs = [
+            SceneColor(0.36, 0.23, 0.13), SceneColor(0.12, 0.09, 0.07),
+            SceneColor(0.74, 0.60, 0.36), SceneColor(0.08, 0.07, 0.07),
+        ]
         characters = (0..<4).map { i in
             let salt = 0xFACE &+ UInt64(i) &* 15_485_863
             return SceneCharacter(

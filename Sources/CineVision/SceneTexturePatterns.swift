@@ -48,8 +48,10 @@ enum SceneTexturePatterns {
                 return mortar * (weather * (0.9 + 0.2 * fine))
             }
             let pick = SceneRandom.unit(course, brick, salt &+ 4)
-            let base = pick < 0.5 ? SceneColor.mix(paints[0], paints[2], pick * 2)
-                                  : SceneColor.mix(paints[0], paints[1], (pick - 0.5) * 2)
+            let base =
+                pick < 0.5
+                ? SceneColor.mix(paints[0], paints[2], pick * 2)
+                : SceneColor.mix(paints[0], paints[1], (pick - 0.5) * 2)
             var shade = 0.8 + 0.3 * SceneRandom.unit(course, brick, salt &+ 5)
             if inCourse == 2 { shade *= 1.08 }
             if inCourse == courseHeight - 1 { shade *= 0.8 }
@@ -68,9 +70,11 @@ enum SceneTexturePatterns {
         let canvas = SceneColor(random.uniform(0.6, 0.9), random.uniform(0.6, 0.9), random.uniform(0.55, 0.85))
         var blobs: [Blob] = []
         for _ in 0..<7 {
-            blobs.append(Blob(x: random.uniform(40, 216), y: random.uniform(40, 216),
-                              rx: random.uniform(14, 60), ry: random.uniform(14, 60),
-                              color: color(), isBar: random.unit() < 0.4))
+            blobs.append(
+                Blob(
+                    x: random.uniform(40, 216), y: random.uniform(40, 216),
+                    rx: random.uniform(14, 60), ry: random.uniform(14, 60),
+                    color: color(), isBar: random.unit() < 0.4))
         }
         let brush = ValueNoise(salt: salt &+ 1)
         let frameColor = SceneColor(0.28, 0.18, 0.11)
@@ -116,16 +120,20 @@ enum SceneTexturePatterns {
     static func bookshelf(salt: UInt64) -> SceneTexture {
         struct Book { var start, width: Int; var top: Double; var color: SceneColor }
         var random = SceneRandom(seed: salt)
-        let palette = [SceneColor(0.55, 0.12, 0.12), SceneColor(0.12, 0.25, 0.5), SceneColor(0.15, 0.4, 0.2),
-                       SceneColor(0.85, 0.78, 0.6), SceneColor(0.3, 0.22, 0.15), SceneColor(0.75, 0.45, 0.15),
-                       SceneColor(0.2, 0.2, 0.22), SceneColor(0.6, 0.55, 0.7)]
+        let palette = [
+            SceneColor(0.55, 0.12, 0.12), SceneColor(0.12, 0.25, 0.5), SceneColor(0.15, 0.4, 0.2),
+            SceneColor(0.85, 0.78, 0.6), SceneColor(0.3, 0.22, 0.15), SceneColor(0.75, 0.45, 0.15),
+            SceneColor(0.2, 0.2, 0.22), SceneColor(0.6, 0.55, 0.7),
+        ]
         var books: [Book] = []
         var x = 0
         while x < 256 {
             var width = 6 + random.index(below: 13)
             if 256 - x - width < 6 { width = 256 - x }
-            books.append(Book(start: x, width: width, top: random.uniform(8, 110),
-                              color: palette[random.index(below: palette.count)] * random.uniform(0.8, 1.15)))
+            books.append(
+                Book(
+                    start: x, width: width, top: random.uniform(8, 110),
+                    color: palette[random.index(below: palette.count)] * random.uniform(0.8, 1.15)))
             x += width
         }
         let grain = ValueNoise(salt: salt &+ 1)
@@ -143,7 +151,8 @@ enum SceneTexturePatterns {
             if (along > 14 && along < 20) || (along > 200 - book.top && along < 206 - book.top) {
                 return gilt * round
             }
-            let letters = along > 34 && along < 90 && s > 0.3 && s < 0.7
+            let letters =
+                along > 34 && along < 90 && s > 0.3 && s < 0.7
                 && SceneRandom.unit(Int(x) / 2, Int(y) / 3, salt &+ UInt64(index)) < 0.55
             let c = letters ? SceneColor.mix(book.color, SceneColor(0.95, 0.92, 0.85), 0.6) : book.color
             return c * (round * (0.9 + 0.2 * noise))
@@ -159,7 +168,8 @@ enum SceneTexturePatterns {
             let s = (x + 0.5) / 256
             let n = mottle.fractal(x, y, cell: 32, octaves: 5, periodX: 256, periodY: 256)
             let shape = max(0, 1 - (2 * s - 1) * (2 * s - 1)).squareRoot()
-            var shade = (0.45 + 0.5 * shape + 0.12 * gaussian(s - 0.35, 0.12)) * (1 + 0.06 * cos(2 * Double.pi * s * 10))
+            var shade =
+                (0.45 + 0.5 * shape + 0.12 * gaussian(s - 0.35, 0.12)) * (1 + 0.06 * cos(2 * Double.pi * s * 10))
             shade *= 0.75 + 0.5 * n
             if SceneRandom.unit(Int(x), Int(y), salt &+ 1) < 0.015 { shade *= 0.6 }
             return concrete * shade
@@ -186,7 +196,9 @@ enum SceneTexturePatterns {
             switch pattern % clothingPatternCount {
             case 0:  // breton stripes
                 let m = iy % 32
-                base = m >= 20 && m < 22 ? SceneColor(0.7, 0.15, 0.12)
+                base =
+                    m >= 20 && m < 22
+                    ? SceneColor(0.7, 0.15, 0.12)
                     : (m < 12 ? SceneColor(0.12, 0.16, 0.36) : SceneColor(0.9, 0.87, 0.78))
             case 1:  // tartan
                 let a = ix % 64 < 20, b = iy % 64 < 20
@@ -204,7 +216,9 @@ enum SceneTexturePatterns {
                 let twill = (ix + iy) % 4 < 2 ? 1.08 : 0.92
                 let placket = abs(s - 0.5) < 0.012
                 let button = hypot(x - 128, Double(iy % 64) - 32) < 5
-                base = button ? SceneColor(0.78, 0.72, 0.6)
+                base =
+                    button
+                    ? SceneColor(0.78, 0.72, 0.6)
                     : SceneColor(0.22, 0.32, 0.52) * (placket ? 0.6 : twill)
             case 4:  // polka dots
                 let row = iy / 32
@@ -212,7 +226,9 @@ enum SceneTexturePatterns {
                 base = hypot(dx, dy) < 7 ? SceneColor(0.15, 0.12, 0.1) : SceneColor(0.82, 0.62, 0.16)
             default:  // heather fleece with a zip
                 let fleck = SceneRandom.unit(ix, iy, salt &+ 2)
-                base = abs(s - 0.5) < 0.008 ? SceneColor(0.15, 0.15, 0.16)
+                base =
+                    abs(s - 0.5) < 0.008
+                    ? SceneColor(0.15, 0.15, 0.16)
                     : SceneColor(0.56, 0.56, 0.58) * (0.82 + 0.36 * fleck)
             }
             return base * shade
@@ -232,8 +248,9 @@ enum SceneTexturePatterns {
             let hairShade = 0.7 + 0.5 * strands.fractal(u, v * 0.1, cell: 2, octaves: 2)
             let hairColor = hair * (hairShade * (1 - 0.3 * r2))
             let hairline = -0.45 + 0.32 * x * x
-            let hairAmount = max(smoothstep(hairline + 0.04, hairline - 0.04, y),
-                                 smoothstep(0.8, 0.9, abs(x)) * smoothstep(0.25, 0.05, y))
+            let hairAmount = max(
+                smoothstep(hairline + 0.04, hairline - 0.04, y),
+                smoothstep(0.8, 0.9, abs(x)) * smoothstep(0.25, 0.05, y))
             var light = 1 - 0.3 * pow(r2, 1.5) + 0.05 * (-x * 0.6 - y * 0.4)
             light -= 0.2 * gaussian(y + 0.13, 0.11) * smoothstep(0.9, 0.6, abs(x))
             light += 0.14 * gaussian(x, 0.055) * smoothstep(-0.25, -0.08, y) * smoothstep(0.36, 0.22, y)
@@ -254,8 +271,9 @@ enum SceneTexturePatterns {
             let eyeAmount = smoothstep(1.0, 0.8, e)
             if eyeAmount > 0 {
                 let d = hypot(bx - 0.36, y + 0.13)
-                let eye = SceneColor.mix(SceneColor.mix(sclera * (light * 0.95), iris, smoothstep(0.06, 0.05, d)),
-                                         dark, smoothstep(0.028, 0.02, d))
+                let eye = SceneColor.mix(
+                    SceneColor.mix(sclera * (light * 0.95), iris, smoothstep(0.06, 0.05, d)),
+                    dark, smoothstep(0.028, 0.02, d))
                 color = SceneColor.mix(color, eye, eyeAmount)
             }
             let lid = smoothstep(0.3, 0.0, abs(e - 1)) * (ey < 0.2 ? 1 : 0.3) * smoothstep(1.6, 1.2, ex * ex)

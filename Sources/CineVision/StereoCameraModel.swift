@@ -44,7 +44,8 @@ struct StereoCameraModel: Sendable, Hashable {
 
     /// The left-view rectangle covering world `x0...x1` × `y0...y1` (y1 above y0) at `depth`.
     func rect(x0: Double, x1: Double, bottom y0: Double, top y1: Double, depth: Double) -> PixelRect {
-        PixelRect(left: pixelX(x0, depth: depth), top: pixelY(y1, depth: depth),
-                  right: pixelX(x1, depth: depth), bottom: pixelY(y0, depth: depth))
+        PixelRect(
+            left: pixelX(x0, depth: depth), top: pixelY(y1, depth: depth),
+            right: pixelX(x1, depth: depth), bottom: pixelY(y0, depth: depth))
     }
 }

@@ -37,27 +37,33 @@ struct StereoRasterizer: @unchecked Sendable {
 
     /// Renders chroma rows `chromaRows` and the luma rows they cover, of view `view` (0 = left,
     /// 1 = right). `groundTruth` (float32, left view only) receives each pixel's front-most disparity.
-    func render(view: Int, chromaRows: Range<Int>, luma: Plane, cb: Plane, cr: Plane, groundTruth: Plane?,
-                scratch: UnsafeMutablePointer<UInt8>) {
+    func render(
+        view: Int, chromaRows: Range<Int>, luma: Plane, cb: Plane, cr: Plane, groundTruth: Plane?,
+        scratch: UnsafeMutablePointer<UInt8>
+    ) {
         let lumaScratch = scratch
         let cbScratch = scratch + SceneTexture.maximumSize + 16
         let crScratch = cbScratch + SceneTexture.maximumSize + 16
         for c in chromaRows {
             var y = 2 * c
             while y < min(2 * c + 2, height) {
-                renderLumaRow(y, view: view, into: luma.row(y, as: UInt8.self),
-                              groundTruth: groundTruth?.row(y, as: Float.self), scratch: lumaScratch)
+                renderLumaRow(
+                    y, view: view, into: luma.row(y, as: UInt8.self),
+                    groundTruth: groundTruth?.row(y, as: Float.self), scratch: lumaScratch)
                 y += 1
             }
-            renderChromaRow(c, view: view, cb: cb.row(c, as: UInt8.self), cr: cr.row(c, as: UInt8.self),
-                            chromaWidth: cb.width, cbScratch: cbScratch, crScratch: crScratch)
+            renderChromaRow(
+                c, view: view, cb: cb.row(c, as: UInt8.self), cr: cr.row(c, as: UInt8.self),
+                chromaWidth: cb.width, cbScratch: cbScratch, crScratch: crScratch)
         }
     }
 
     // MARK: Rows
 
-    private func renderLumaRow(_ y: Int, view: Int, into row: UnsafeMutablePointer<UInt8>,
-                               groundTruth: UnsafeMutablePointer<Float>?, scratch: UnsafeMutablePointer<UInt8>) {
+    private func renderLumaRow(
+        _ y: Int, view: Int, into row: UnsafeMutablePointer<UInt8>,
+        groundTruth: UnsafeMutablePointer<Float>?, scratch: UnsafeMutablePointer<UInt8>
+    ) {
         let centre = Double(y) + 0.5
         // Cost: per layer O(1) to find the span; then per covered pixel ~10 integer ops, 2 scratch
         // loads, 1 store (+1 float store for ground truth), plus the span's texels blended once.
@@ -68,13 +74,15 @@ struct StereoRasterizer: @unchecked Sendable {
             let x1 = min(width, Int((hi - shift - 0.5).rounded(.up)))
             guard x0 < x1 else { continue }
             let size = layer.texture.size
-            let rows = StereoRasterizer.textureRows(layer.vertical.origin + centre * layer.vertical.step,
-                                                    size: size, wraps: layer.wrapsVertically)
+            let rows = StereoRasterizer.textureRows(
+                layer.vertical.origin + centre * layer.vertical.step,
+                size: size, wraps: layer.wrapsVertically)
             let u = layer.lumaU + (view == 1 ? layer.lumaShift : 0) + x0 * layer.uStep
             let uLast = u + (x1 - x0 - 1) * layer.uStep
-            StereoRasterizer.blend(layer.texture.luma + rows.first * size, layer.texture.luma + rows.second * size,
-                                   weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
-                                   first: u >> 16, last: (uLast >> 16) + 1, into: scratch)
+            StereoRasterizer.blend(
+                layer.texture.luma + rows.first * size, layer.texture.luma + rows.second * size,
+                weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
+                first: u >> 16, last: (uLast >> 16) + 1, into: scratch)
             StereoRasterizer.paint(row, from: x0, to: x1, texels: scratch, mask: size - 1, u: u, step: layer.uStep)
             if let groundTruth {
                 (groundTruth + x0).update(repeating: Float(layer.disparity), count: x1 - x0)
@@ -94,9 +102,11 @@ struct StereoRasterizer: @unchecked Sendable {
         }
     }
 
-    private func renderChromaRow(_ c: Int, view: Int, cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
-                                 chromaWidth: Int, cbScratch: UnsafeMutablePointer<UInt8>,
-                                 crScratch: UnsafeMutablePointer<UInt8>) {
+    private func renderChromaRow(
+        _ c: Int, view: Int, cb: UnsafeMutablePointer<UInt8>, cr: UnsafeMutablePointer<UInt8>,
+        chromaWidth: Int, cbScratch: UnsafeMutablePointer<UInt8>,
+        crScratch: UnsafeMutablePointer<UInt8>
+    ) {
         // A chroma sample's centre is the centre of its 2 × 2 luma block (half a row lower for an
         // odd image's last row, which has only one luma row).
         let centre = 2 * c + 1 < height ? Double(2 * c + 1) : Double(2 * c) + 0.5
@@ -112,14 +122,17 @@ struct StereoRasterizer: @unchecked Sendable {
             let rows = StereoRasterizer.textureRows(v, size: size, wraps: layer.wrapsVertically)
             let u = layer.chromaU + (view == 1 ? layer.chromaShift : 0) + x0 * layer.uStep
             let uLast = u + (x1 - x0 - 1) * layer.uStep
-            StereoRasterizer.blend(layer.texture.cb + rows.first * size, layer.texture.cb + rows.second * size,
-                                   weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
-                                   first: u >> 16, last: (uLast >> 16) + 1, into: cbScratch)
-            StereoRasterizer.blend(layer.texture.cr + rows.first * size, layer.texture.cr + rows.second * size,
-                                   weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
-                                   first: u >> 16, last: (uLast >> 16) + 1, into: crScratch)
-            StereoRasterizer.paintPair(cb, cr, from: x0, to: x1, cbTexels: cbScratch, crTexels: crScratch,
-                                       mask: size - 1, u: u, step: layer.uStep)
+            StereoRasterizer.blend(
+                layer.texture.cb + rows.first * size, layer.texture.cb + rows.second * size,
+                weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
+                first: u >> 16, last: (uLast >> 16) + 1, into: cbScratch)
+            StereoRasterizer.blend(
+                layer.texture.cr + rows.first * size, layer.texture.cr + rows.second * size,
+                weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
+                first: u >> 16, last: (uLast >> 16) + 1, into: crScratch)
+            StereoRasterizer.paintPair(
+                cb, cr, from: x0, to: x1, cbTexels: cbScratch, crTexels: crScratch,
+                mask: size - 1, u: u, step: layer.uStep)
         }
         guard light != 256 else { return }
         // Cost: 2 × chroma width × (1 load, 1 multiply, 1 store): chroma is pulled to neutral as light falls.
@@ -146,8 +159,10 @@ struct StereoRasterizer: @unchecked Sendable {
     /// follows the last one (texel 0 when wrapping, the last texel when clamping).
     /// Cost: min(last − first + 1, size) texels × (2 loads, 2 multiplies, 1 store).
     @inline(__always)
-    static func blend(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weight: Int, size: Int, wraps: Bool,
-                      first: Int, last: Int, into out: UnsafeMutablePointer<UInt8>) {
+    static func blend(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, weight: Int, size: Int, wraps: Bool,
+        first: Int, last: Int, into out: UnsafeMutablePointer<UInt8>
+    ) {
         let mask = size - 1, edge = wraps ? 0 : mask, keep = 256 &- weight
         if last - first + 1 >= size {
             for t in 0..<size {
@@ -170,8 +185,10 @@ struct StereoRasterizer: @unchecked Sendable {
     /// `i` and `i + 1` at the 16.16 position `u + (x − x0)·step`.
     /// Cost: per pixel 2 loads, ~8 integer ops, 1 store.
     @inline(__always)
-    static func paint(_ row: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt8>,
-                      mask: Int, u: Int, step: Int) {
+    static func paint(
+        _ row: UnsafeMutablePointer<UInt8>, from x0: Int, to x1: Int, texels: UnsafePointer<UInt8>,
+        mask: Int, u: Int, step: Int
+    ) {
         var position = u
         for x in x0..<x1 {
             let i = (position >> 16) & mask, f = (position >> 8) & 255
@@ -184,9 +201,11 @@ struct StereoRasterizer: @unchecked Sendable {
     /// ``paint(_:from:to:texels:mask:u:step:)`` for Cb and Cr at once, sharing the position.
     /// Cost: per sample 4 loads, ~12 integer ops, 2 stores.
     @inline(__always)
-    static func paintPair(_ cb: UnsafeMutablePointer<UInt8>, _ cr: UnsafeMutablePointer<UInt8>, from x0: Int,
-                          to x1: Int, cbTexels: UnsafePointer<UInt8>, crTexels: UnsafePointer<UInt8>,
-                          mask: Int, u: Int, step: Int) {
+    static func paintPair(
+        _ cb: UnsafeMutablePointer<UInt8>, _ cr: UnsafeMutablePointer<UInt8>, from x0: Int,
+        to x1: Int, cbTexels: UnsafePointer<UInt8>, crTexels: UnsafePointer<UInt8>,
+        mask: Int, u: Int, step: Int
+    ) {
         var position = u
         for x in x0..<x1 {
             let i = (position >> 16) & mask, f = (position >> 8) & 255

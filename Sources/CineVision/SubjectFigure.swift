@@ -31,13 +31,16 @@ struct SubjectFigure {
         let z = pose.depth, x = pose.x, headY = pose.headHeight
         let shoulders = headY - SubjectFigure.headHalfHeight - 0.05
         disparity = camera.disparity(atDepth: z)
-        head = camera.rect(x0: x - SubjectFigure.headHalfWidth, x1: x + SubjectFigure.headHalfWidth,
-                           bottom: headY - SubjectFigure.headHalfHeight, top: headY + SubjectFigure.headHalfHeight,
-                           depth: z)
-        neck = camera.rect(x0: x - SubjectFigure.neckHalfWidth, x1: x + SubjectFigure.neckHalfWidth,
-                           bottom: shoulders - 0.03, top: headY - 0.06, depth: z)
-        body = camera.rect(x0: x - SubjectFigure.bodyHalfWidth, x1: x + SubjectFigure.bodyHalfWidth,
-                           bottom: -1, top: shoulders, depth: z)
+        head = camera.rect(
+            x0: x - SubjectFigure.headHalfWidth, x1: x + SubjectFigure.headHalfWidth,
+            bottom: headY - SubjectFigure.headHalfHeight, top: headY + SubjectFigure.headHalfHeight,
+            depth: z)
+        neck = camera.rect(
+            x0: x - SubjectFigure.neckHalfWidth, x1: x + SubjectFigure.neckHalfWidth,
+            bottom: shoulders - 0.03, top: headY - 0.06, depth: z)
+        body = camera.rect(
+            x0: x - SubjectFigure.bodyHalfWidth, x1: x + SubjectFigure.bodyHalfWidth,
+            bottom: -1, top: shoulders, depth: z)
         shoulderRadius = SubjectFigure.shoulderRadius * camera.focalLength / z
         // In head coordinates (-1…1, y down) the face spans x ±0.85 and y from the hairline (-0.5) to the chin (1).
         let cx = (head.left + head.right) / 2, cy = (head.top + head.bottom) / 2

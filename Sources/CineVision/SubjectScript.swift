@@ -57,9 +57,10 @@ struct SubjectScript: Sendable, Hashable {
         let startX = -(startDepth * camera.tanHalfWidth + margin), endX = endDepth * camera.tanHalfWidth + margin
         let x = startX + (endX - startX) * progress
         let bob = 0.012 * abs(sin(Double.pi * 1.8 * time + stepPhase))
-        return SubjectPose(id: id, x: entersFromLeft ? x : -x, depth: depth, headHeight: headHeight + bob,
-                           facingCamera: !(turnedAway?.contains(progress) ?? false),
-                           character: character, clothing: clothing)
+        return SubjectPose(
+            id: id, x: entersFromLeft ? x : -x, depth: depth, headHeight: headHeight + bob,
+            facingCamera: !(turnedAway?.contains(progress) ?? false),
+            character: character, clothing: clothing)
     }
 
     /// The walks of `count` subjects over a scene of `duration` seconds.
@@ -72,8 +73,10 @@ struct SubjectScript: Sendable, Hashable {
     /// one walks towards the camera (about 2.9 m → 1.45 m). Subject 1 (or 0 when alone) turns
     /// its back for 30 % of its crossing, around the middle — while its partner is still in view.
     /// Everyone has left by 98 % of the duration, so a looped scene restarts empty.
-    static func schedule(count: Int, duration: Double, seed: UInt64, characterCount: Int,
-                         clothingCount: Int) -> [SubjectScript] {
+    static func schedule(
+        count: Int, duration: Double, seed: UInt64, characterCount: Int,
+        clothingCount: Int
+    ) -> [SubjectScript] {
         var random = SceneRandom(seed: seed ^ 0x5CB_7EC7)
         let flip = random.unit() < 0.5
         let characters = random.permutation(of: characterCount)
@@ -104,13 +107,14 @@ struct SubjectScript: Sendable, Hashable {
             }
             let headHeight = random.uniform(1.55, 1.72)
             let turnStart = random.uniform(0.3, 0.4)
-            scripts.append(SubjectScript(
-                id: k, enterTime: enter, crossingDuration: crossing,
-                entersFromLeft: ((pair % 2 == 0) != flip) != isSecond,
-                startDepth: startDepth, endDepth: endDepth, headHeight: headHeight,
-                turnedAway: k == turner ? turnStart...(turnStart + 0.3) : nil,
-                character: characters[k % characterCount], clothing: clothes[k % clothingCount],
-                stepPhase: random.uniform(0, 2 * Double.pi)))
+            scripts.append(
+                SubjectScript(
+                    id: k, enterTime: enter, crossingDuration: crossing,
+                    entersFromLeft: ((pair % 2 == 0) != flip) != isSecond,
+                    startDepth: startDepth, endDepth: endDepth, headHeight: headHeight,
+                    turnedAway: k == turner ? turnStart...(turnStart + 0.3) : nil,
+                    character: characters[k % characterCount], clothing: clothes[k % clothingCount],
+                    stepPhase: random.uniform(0, 2 * Double.pi)))
         }
         return scripts
     }

@@ -53,15 +53,18 @@ public struct SyntheticScene: Sendable {
         }
         self.configuration = configuration
         library = SceneTextureLibrary.shared
-        camera = StereoCameraModel(width: configuration.width, height: configuration.height,
-                                   baseline: configuration.baseline,
-                                   fieldOfViewDegrees: configuration.fieldOfViewDegrees)
+        camera = StereoCameraModel(
+            width: configuration.width, height: configuration.height,
+            baseline: configuration.baseline,
+            fieldOfViewDegrees: configuration.fieldOfViewDegrees)
         set = SceneSet(camera: camera, seed: configuration.seed, library: library)
-        scripts = SubjectScript.schedule(count: configuration.subjectCount, duration: configuration.duration,
-                                         seed: configuration.seed, characterCount: library.characters.count,
-                                         clothingCount: library.clothing.count)
-        noiseTable = SensorNoiseTable(standardDeviation: configuration.noise * 255, width: configuration.width,
-                                      seed: configuration.seed)
+        scripts = SubjectScript.schedule(
+            count: configuration.subjectCount, duration: configuration.duration,
+            seed: configuration.seed, characterCount: library.characters.count,
+            clothingCount: library.clothing.count)
+        noiseTable = SensorNoiseTable(
+            standardDeviation: configuration.noise * 255, width: configuration.width,
+            seed: configuration.seed)
     }
 
     // MARK: Camera
@@ -118,11 +121,13 @@ public struct SyntheticScene: Sendable {
             guard let pose = script.pose(at: t, camera: camera) else { return nil }
             let figure = SubjectFigure(pose: pose, camera: camera)
             guard figure.isVisible(width: w, height: h) else { return nil }
-            let whole = PixelRect(left: min(figure.body.left, figure.head.left), top: figure.head.top,
-                                  right: max(figure.body.right, figure.head.right), bottom: figure.body.bottom)
-            return SyntheticSubject(id: script.id, face: figure.face.normalized(width: w, height: h),
-                                    body: whole.normalized(width: w, height: h), disparity: figure.disparity,
-                                    depth: pose.depth, facingCamera: pose.facingCamera)
+            let whole = PixelRect(
+                left: min(figure.body.left, figure.head.left), top: figure.head.top,
+                right: max(figure.body.right, figure.head.right), bottom: figure.body.bottom)
+            return SyntheticSubject(
+                id: script.id, face: figure.face.normalized(width: w, height: h),
+                body: whole.normalized(width: w, height: h), disparity: figure.disparity,
+                depth: pose.depth, facingCamera: pose.facingCamera)
         }
     }
 
@@ -139,16 +144,18 @@ public struct SyntheticScene: Sendable {
     public func render(frame index: Int, left: Image, right: Image, groundTruth: Image?) {
         let w = configuration.width, h = configuration.height
         func check(_ image: Image, _ name: String, _ format: PixelFormat) {
-            precondition(image.format == format && image.width == w && image.height == h,
-                         "SyntheticScene.render: \(name) must be a \(format) image of \(w)x\(h), "
-                            + "got \(image.format) \(image.width)x\(image.height)")
+            precondition(
+                image.format == format && image.width == w && image.height == h,
+                "SyntheticScene.render: \(name) must be a \(format) image of \(w)x\(h), "
+                    + "got \(image.format) \(image.width)x\(image.height)")
         }
         check(left, "left", .i420)
         check(right, "right", .i420)
         if let groundTruth { check(groundTruth, "groundTruth", .float32) }
         precondition(index >= 0, "SyntheticScene.render: frame index must not be negative, got \(index)")
-        precondition(left.buffer !== right.buffer || left.byteOffset != right.byteOffset,
-                     "SyntheticScene.render: left and right must be different images")
+        precondition(
+            left.buffer !== right.buffer || left.byteOffset != right.byteOffset,
+            "SyntheticScene.render: left and right must be different images")
 
         let seconds = time(ofFrame: index)
         let t = sceneTime(seconds)
@@ -164,17 +171,17 @@ public struct SyntheticScene: Sendable {
                     noise: noiseTable.isSilent ? nil : noise.baseAddress, noiseTable: noiseTable, frame: index)
                 let chromaRows = (h + 1) / 2
                 let bands = min(chromaRows, 8)
-                let views = [left, right]
                 let truth = groundTruth?.plane(0)
                 // Jobs: bands × 2 views, spread over all cores; each band is independent.
                 DispatchQueue.concurrentPerform(iterations: bands * 2) { job in
                     let view = job & 1, band = job >> 1
-                    let image = views[view]
+                    let image = view == 0 ? left : right
                     let rows = (band * chromaRows / bands)..<((band + 1) * chromaRows / bands)
                     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StereoRasterizer.scratchCount) { scratch in
-                        rasterizer.render(view: view, chromaRows: rows, luma: image.plane(0), cb: image.plane(1),
-                                          cr: image.plane(2), groundTruth: view == 0 ? truth : nil,
-                                          scratch: scratch.baseAddress!)
+                        rasterizer.render(
+                            view: view, chromaRows: rows, luma: image.plane(0), cb: image.plane(1),
+                            cr: image.plane(2), groundTruth: view == 0 ? truth : nil,
+                            scratch: scratch.baseAddress!)
                     }
                 }
             }
@@ -196,8 +203,10 @@ public struct SyntheticScene: Sendable {
                 guard let pose = script.pose(at: t, camera: camera) else { continue }
                 // Insertion sort: far first, then by id.
                 var i = n
-                while i > 0 && (poses[i - 1].depth < pose.depth
-                                || (poses[i - 1].depth == pose.depth && poses[i - 1].id > pose.id)) {
+                while i > 0
+                    && (poses[i - 1].depth < pose.depth
+                        || (poses[i - 1].depth == pose.depth && poses[i - 1].id > pose.id))
+                {
                     (poses.baseAddress! + i).initialize(to: poses[i - 1])  // trivial type: a plain copy
                     i -= 1
                 }

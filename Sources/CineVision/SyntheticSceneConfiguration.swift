@@ -50,9 +50,11 @@ extension SyntheticScene {
 
         /// Creates a configuration; the defaults are a 1280 × 720, 30 fps, 20 s scene with a
         /// 6.5 cm baseline, a 60° field of view, mild noise (1 % of full scale) and three subjects.
-        public init(width: Int = 1280, height: Int = 720, fps: Double = 30, seed: UInt64 = 1,
-                    baseline: Double = 0.065, fieldOfViewDegrees: Double = 60, duration: Double = 20,
-                    noise: Double = 0.01, lightDrop: LightDrop? = nil, subjectCount: Int = 3) {
+        public init(
+            width: Int = 1280, height: Int = 720, fps: Double = 30, seed: UInt64 = 1,
+            baseline: Double = 0.065, fieldOfViewDegrees: Double = 60, duration: Double = 20,
+            noise: Double = 0.01, lightDrop: LightDrop? = nil, subjectCount: Int = 3
+        ) {
             self.width = width
             self.height = height
             self.fps = fps
@@ -73,17 +75,20 @@ extension SyntheticScene {
             try check(width >= 16 && width <= 16384, "width", "must be 16 ... 16384 pixels, got \(width)")
             try check(height >= 16 && height <= 16384, "height", "must be 16 ... 16384 pixels, got \(height)")
             try check(fps.isFinite && fps > 0 && fps <= 1000, "fps", "must be in (0, 1000], got \(fps)")
-            try check(baseline.isFinite && baseline > 0 && baseline <= 1, "baseline",
-                      "must be in (0, 1] metres, got \(baseline)")
-            try check(fieldOfViewDegrees >= 10 && fieldOfViewDegrees <= 150, "fieldOfViewDegrees",
-                      "must be 10 ... 150 degrees, got \(fieldOfViewDegrees)")
+            try check(
+                baseline.isFinite && baseline > 0 && baseline <= 1, "baseline",
+                "must be in (0, 1] metres, got \(baseline)")
+            try check(
+                fieldOfViewDegrees >= 10 && fieldOfViewDegrees <= 150, "fieldOfViewDegrees",
+                "must be 10 ... 150 degrees, got \(fieldOfViewDegrees)")
             try check(duration.isFinite && duration >= 1, "duration", "must be at least 1 second, got \(duration)")
             try check(noise >= 0 && noise <= 0.2, "noise", "must be 0 ... 0.2 (of full scale), got \(noise)")
             try check(subjectCount >= 0 && subjectCount <= 16, "subjectCount", "must be 0 ... 16, got \(subjectCount)")
             if let drop = lightDrop {
                 try check(drop.level >= 0 && drop.level <= 1, "lightDrop.level", "must be 0 ... 1, got \(drop.level)")
-                try check(drop.duration.isFinite && drop.duration >= 0, "lightDrop.duration",
-                          "must be 0 (no drop) or more seconds, got \(drop.duration)")
+                try check(
+                    drop.duration.isFinite && drop.duration >= 0, "lightDrop.duration",
+                    "must be 0 (no drop) or more seconds, got \(drop.duration)")
                 try check(drop.start.isFinite, "lightDrop.start", "must be finite, got \(drop.start)")
             }
         }

@@ -13,5 +13,6 @@ public struct SyntheticSceneError: Error, Sendable, Hashable, CustomStringConver
         self.message = message
     }
 
+    /// `synthetic scene: FIELD: MESSAGE`, for a terminal.
     public var description: String { "synthetic scene: \(field): \(message)" }
 }

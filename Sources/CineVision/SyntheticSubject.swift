@@ -20,8 +20,10 @@ public struct SyntheticSubject: Sendable, Hashable {
     public var facingCamera: Bool
 
     /// Creates a subject record.
-    public init(id: Int, face: NormalizedRect, body: NormalizedRect, disparity: Double, depth: Double,
-                facingCamera: Bool) {
+    public init(
+        id: Int, face: NormalizedRect, body: NormalizedRect, disparity: Double, depth: Double,
+        facingCamera: Bool
+    ) {
         self.id = id
         self.face = face
         self.body = body

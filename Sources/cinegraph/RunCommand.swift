@@ -62,9 +62,18 @@ struct RunCommand: ParsableCommand {
         runner.start()
         if control || isatty(STDIN_FILENO) != 0 { ControlReader.start(runner) }
         let status = StatusLine(runner: runner, interactive: interactive, quiet: quiet)
+        // --duration counts from the first frame a source delivers, so it is the length of the footage.
+        let sources = Set(g.nodes.filter(\.description.isSource).map(\.name))
+        var firstFrameWall: Double?
         while !runner.isFinished {
-            Thread.sleep(forTimeInterval: 0.1)
-            if let limit, runner.summary().wallSeconds >= limit, !signals.draining { signals.drain(reason: "duration reached") }
+            Thread.sleep(forTimeInterval: 0.05)
+            let s = runner.summary()
+            if firstFrameWall == nil, s.nodes.contains(where: { sources.contains($0.name) && $0.processed > 0 }) {
+                firstFrameWall = s.wallSeconds
+            }
+            if let limit, let first = firstFrameWall, s.wallSeconds - first >= limit, !signals.draining {
+                signals.drain(reason: "duration reached")
+            }
             status.tick()
         }
         let summary = runner.wait()

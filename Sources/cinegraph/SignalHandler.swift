@@ -28,17 +28,17 @@ final class SignalHandler: @unchecked Sendable {
     /// Starts an orderly stop (also used when --duration is reached).
     func drain(reason: String) {
         guard count.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return }
-        printError("\r\u{1B}[Kcinegraph: \(reason): stopping — finishing files (again to abort)")
+        printError(clearLine + "cinegraph: \(reason): stopping — finishing files (again to abort)")
         runner.drain()
     }
 
     private func received(_ name: String) {
         let n = count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
         if n == 1 {
-            printError("\r\u{1B}[Kcinegraph: \(name): stopping — finishing files (again to abort)")
+            printError(clearLine + "cinegraph: \(name): stopping — finishing files (again to abort)")
             runner.drain()
         } else if n == 2 {
-            printError("\r\u{1B}[Kcinegraph: \(name) again: aborting")
+            printError(clearLine + "cinegraph: \(name) again: aborting")
             runner.abort()
             DispatchQueue.global().asyncAfter(deadline: .now() + 5) { exit(130) }
         } else {
@@ -69,3 +69,6 @@ enum ControlReader {
         thread.start()
     }
 }
+
+/// Returns the cursor to the start of the line and clears it, when stderr is a terminal.
+let clearLine: String = isatty(STDERR_FILENO) != 0 ? "\r\u{1B}[K" : ""

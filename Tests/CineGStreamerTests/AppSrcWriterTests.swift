@@ -8,38 +8,40 @@ import Testing
 extension CineGStreamerTests {
     @Suite struct AppSrcWriterTests {
         @Test func pushedFramesArriveUnchangedAndTheirBuffersAreHeldUntilReleased() throws {
-            let pipeline = try Pipeline("appsrc name=src ! appsink name=sink sync=false enable-last-sample=false")
-            let writer = try AppSrcWriter(pipeline: pipeline, format: .i420, width: 320, height: 240, fps: 30)
-            let reader = try AppSinkReader(pipeline: pipeline)
-            try pipeline.play()
             let source = ImagePool()
-            var pushed = TestFrames.make(.i420, index: 3, pool: source)
-            let expected = pushed.copy()
-            let pushedBuffer = ObjectIdentifier(pushed.buffer)
-            try writer.push(pushed, at: Timestamp(seconds: 0.5))
-            pushed = TestFrames.make(.i420, index: 4)  // drop our reference to the pooled buffer
+            var pushedBuffer: ObjectIdentifier?
+            // The pipeline lives in this closure; the pool is checked after it is gone.
+            try {
+                let pipeline = try Pipeline("appsrc name=src ! appsink name=sink sync=false enable-last-sample=false")
+                let writer = try AppSrcWriter(pipeline: pipeline, format: .i420, width: 320, height: 240, fps: 30)
+                let reader = try AppSinkReader(pipeline: pipeline)
+                try pipeline.play()
+                let expected = TestFrames.make(.i420, index: 3)
+                try {
+                    let pushed = TestFrames.make(.i420, index: 3, pool: source)
+                    pushedBuffer = ObjectIdentifier(pushed.buffer)
+                    try writer.push(pushed, at: Timestamp(seconds: 0.5))
+                }()
 
-            // GStreamer still holds the wrapped buffer, so the pool must not hand it out again.
-            let whileHeld = source.makeImage(width: 320, height: 240, format: .i420)
-            #expect(ObjectIdentifier(whileHeld.buffer) != pushedBuffer)
-            #expect(source.allocationCount == 2)
+                // GStreamer holds the wrapped buffer, so the pool must not hand it out again.
+                let whileHeld = source.makeImage(width: 320, height: 240, format: .i420)
+                #expect(ObjectIdentifier(whileHeld.buffer) != pushedBuffer)
+                #expect(source.allocationCount == 2)
 
-            guard case .frame(let received, let timestamp) = try reader.next(timeout: 5) else {
-                Issue.record("no frame came out")
-                return
-            }
-            #expect(timestamp == Timestamp(seconds: 0.5))
-            #expect(TestFrames.samePixels(received, expected))
+                guard case .frame(let received, let timestamp) = try reader.next(timeout: 5) else {
+                    Issue.record("no frame came out")
+                    return
+                }
+                #expect(timestamp == Timestamp(seconds: 0.5))
+                #expect(TestFrames.samePixels(received, expected))
+                writer.endOfStream()
+                #expect(try pipeline.waitForEndOfStream(timeout: 5))
+            }()
 
-            // Once GStreamer lets go (appsink keeps its preroll buffer until it stops), the
-            // buffer is free for the pool again.
-            writer.endOfStream()
-            #expect(try pipeline.waitForEndOfStream(timeout: 5))
-            pipeline.stop()
+            // The pipeline is gone and has released the memory: the buffer is free for reuse.
             let afterRelease = source.makeImage(width: 320, height: 240, format: .i420)
             #expect(ObjectIdentifier(afterRelease.buffer) == pushedBuffer)
             #expect(source.allocationCount == 2)
-            _ = pushed
         }
 
         @Test func croppedImagesAreCopiedThenPushed() throws {

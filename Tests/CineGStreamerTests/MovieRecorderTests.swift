@@ -89,14 +89,15 @@ extension CineGStreamerTests {
             }
         }
 
-        @Test func liveAudioIsRecordedAlongsideVideo() throws {
+        @Test(arguments: ["mkv", "mp4"])
+        func liveAudioIsRecordedAlongsideVideo(_ ext: String) throws {
             let folder = try TemporaryFolder()
-            let path = folder.path("audio.mkv")
+            let path = folder.path("audio.\(ext)")
             var options = MovieRecorder.Options()
             options.audio = "test"
             let recorder = try MovieRecorder(path: path, width: 320, height: 240, fps: 30, format: .i420,
                                              options: options)
-            #expect(recorder.pipelineDescription.contains("opusenc"))
+            #expect(recorder.pipelineDescription.contains(ext == "mkv" ? "opusenc" : "avenc_aac"))
             let start = ContinuousClock.now
             for i in 0..<60 {
                 try recorder.append(TestFrames.make(.i420, index: i), at: Timestamp(frame: i, fps: 30))

@@ -28,13 +28,14 @@ extension CineGStreamerTests {
         }
 
         @Test func failingStateChangeThrowsTheElementsError() throws {
-            let pipeline = try Pipeline("filesrc location=/nonexistent/cinegraph.bin ! fakesink")
+            let pipeline = try Pipeline("filesrc name=reader location=/nonexistent/cinegraph.bin ! fakesink")
             do {
                 try pipeline.play()
                 Issue.record("playing a missing file succeeded")
             } catch let error as GStreamerError {
-                #expect(error.element == "filesrc0")
-                #expect(error.description.contains("GStreamer element 'filesrc0'"))
+                #expect(error.element == "reader")
+                #expect(error.description.contains("GStreamer element 'reader'"))
+                #expect(error.description.contains("/nonexistent/cinegraph.bin"))
             }
             // Errors are sticky: the pipeline keeps reporting it.
             #expect(throws: GStreamerError.self) { try pipeline.checkForErrors() }
@@ -54,11 +55,25 @@ extension CineGStreamerTests {
             pipeline.stop()
         }
 
-        @Test func durationOfAFiniteStreamIsKnownAfterPreroll() throws {
-            let pipeline = try Pipeline(
-                "videotestsrc num-buffers=10 ! video/x-raw,width=64,height=48,framerate=10/1 ! fakesink sync=false")
+        @Test func thePipelineOwnsItsElementOnce() throws {
+            let pipeline = try Pipeline("videotestsrc ! fakesink")
+            #expect(pipeline.elementReferenceCount == 1)
+        }
+
+        @Test func durationOfARecordedMovieIsKnown() throws {
+            let folder = try TemporaryFolder()
+            let path = folder.path("d.mkv")
+            let recorder = try MovieRecorder(path: path, width: 160, height: 120, fps: 20, format: .gray8)
+            for i in 0..<20 {
+                try recorder.append(TestFrames.make(.gray8, width: 160, height: 120, index: i),
+                                    at: Timestamp(frame: i, fps: 20))
+            }
+            try recorder.finish()
+            let pipeline = try Pipeline("filesrc location=\"\(path)\" ! matroskademux ! fakesink sync=false")
             try pipeline.play()
             #expect(try pipeline.waitForEndOfStream(timeout: 5))
+            let duration = try #require(pipeline.durationSeconds())
+            #expect(abs(duration - 1.0) < 0.06, "duration \(duration)")
         }
     }
 }

@@ -27,8 +27,10 @@ struct RenderedFrame {
     /// Pixel index ranges of a normalised rectangle.
     func pixelRange(_ rect: NormalizedRect, _ view: Image) -> (Int, Int, Int, Int) {
         let w = Double(view.width), h = Double(view.height)
-        return (Int((rect.x * w).rounded()), Int(((rect.x + rect.width) * w).rounded()),
-                Int((rect.y * h).rounded()), Int(((rect.y + rect.height) * h).rounded()))
+        return (
+            Int((rect.x * w).rounded()), Int(((rect.x + rect.width) * w).rounded()),
+            Int((rect.y * h).rounded()), Int(((rect.y + rect.height) * h).rounded())
+        )
     }
 }
 
@@ -36,9 +38,10 @@ extension SyntheticScene {
     /// Renders frame `index` into freshly allocated images.
     func renderFrame(_ index: Int) -> RenderedFrame {
         let c = configuration
-        let frame = RenderedFrame(left: Image(width: c.width, height: c.height, format: .i420),
-                                  right: Image(width: c.width, height: c.height, format: .i420),
-                                  truth: Image(width: c.width, height: c.height, format: .float32))
+        let frame = RenderedFrame(
+            left: Image(width: c.width, height: c.height, format: .i420),
+            right: Image(width: c.width, height: c.height, format: .i420),
+            truth: Image(width: c.width, height: c.height, format: .float32))
         render(frame: index, left: frame.left, right: frame.right, groundTruth: frame.truth)
         return frame
     }
@@ -50,8 +53,10 @@ func planeBytes(_ image: Image) -> [UInt8] {
     for p in 0..<image.format.planeCount {
         let plane = image.plane(p)
         for y in 0..<plane.height {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: plane.row(y, as: UInt8.self),
-                                                         count: plane.width * plane.bytesPerSample))
+            bytes.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: plane.row(y, as: UInt8.self),
+                    count: plane.width * plane.bytesPerSample))
         }
     }
     return bytes

@@ -44,7 +44,8 @@ import Testing
                     let d = frame.disparity(x, y)
                     // Away from layer edges: the same disparity all around.
                     guard (-3...3).allSatisfy({ frame.disparity(x + $0, y) == d }),
-                          frame.disparity(x, y - 1) == d, frame.disparity(x, y + 1) == d else { continue }
+                        frame.disparity(x, y - 1) == d, frame.disparity(x, y + 1) == d
+                    else { continue }
                     let target = Double(x) - Double(d)
                     guard target >= 3 else { continue }
                     // Not occluded in the right view by a nearer surface landing on the same spot.
@@ -63,7 +64,9 @@ import Testing
                         if x % 2 == 0 && y % 2 == 0 && Int(d.rounded()) % 2 == 0 && frame.disparity(x + 1, y + 1) == d {
                             chromaChecked += 1
                             let cx = x / 2, cy = y / 2, shift = Int(d.rounded()) / 2
-                            if frame.cb(frame.left, cx, cy) == frame.cb(frame.right, cx - shift, cy) { chromaEqual += 1 }
+                            if frame.cb(frame.left, cx, cy) == frame.cb(frame.right, cx - shift, cy) {
+                                chromaEqual += 1
+                            }
                         }
                     } else {
                         func rightAt(_ position: Double) -> Double {
@@ -162,8 +165,9 @@ import Testing
         // The face pattern: the eye band is darker than the cheeks below it.
         let face = subject.face
         func band(_ top: Double, _ bottom: Double) -> NormalizedRect {
-            NormalizedRect(x: face.x + 0.15 * face.width, y: face.y + top * face.height,
-                           width: 0.7 * face.width, height: (bottom - top) * face.height)
+            NormalizedRect(
+                x: face.x + 0.15 * face.width, y: face.y + top * face.height,
+                width: 0.7 * face.width, height: (bottom - top) * face.height)
         }
         let eyes = frame.meanLuma(frame.left, in: band(0.2, 0.3))
         let cheeks = frame.meanLuma(frame.left, in: band(0.42, 0.52))
@@ -223,14 +227,16 @@ import Testing
     @Test func rendersIntoCroppedViewsAndOddSizes() {
         let scene = SyntheticScene(.init(width: 320, height: 180, seed: 9))
         let reference = scene.renderFrame(200)
-        let big = Image(width: 400, height: 240, format: .i420), bigRight = Image(width: 400, height: 240, format: .i420)
+        let big = Image(width: 400, height: 240, format: .i420),
+            bigRight = Image(width: 400, height: 240, format: .i420)
         let left = big.cropped(x: 16, y: 8, width: 320, height: 180)
         let right = bigRight.cropped(x: 40, y: 50, width: 320, height: 180)
         scene.render(frame: 200, left: left, right: right, groundTruth: nil)
         #expect(planeBytes(left) == planeBytes(reference.left))
         #expect(planeBytes(right) == planeBytes(reference.right))
 
-        let odd = SyntheticScene(.init(width: 161, height: 91, seed: 9, lightDrop: .init(start: 6, duration: 3, level: 0.5)))
+        let odd = SyntheticScene(
+            .init(width: 161, height: 91, seed: 9, lightDrop: .init(start: 6, duration: 3, level: 0.5)))
         let frame = odd.renderFrame(200)
         let backdrop = Float(odd.disparity(atDepth: odd.backdropDepth))
         var ok = true
@@ -243,8 +249,9 @@ import Testing
     @Test func renderRejectsAViewOfTheWrongFormat() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scene = SyntheticScene(.init(width: 64, height: 36))
-            scene.render(frame: 0, left: Image(width: 64, height: 36, format: .nv12),
-                         right: Image(width: 64, height: 36, format: .i420), groundTruth: nil)
+            scene.render(
+                frame: 0, left: Image(width: 64, height: 36, format: .nv12),
+                right: Image(width: 64, height: 36, format: .i420), groundTruth: nil)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("left must be a i420 image of 64x36, got nv12 64x36"), "\(message)")
@@ -253,9 +260,10 @@ import Testing
     @Test func renderRejectsGroundTruthOfTheWrongSize() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let scene = SyntheticScene(.init(width: 64, height: 36))
-            scene.render(frame: 0, left: Image(width: 64, height: 36, format: .i420),
-                         right: Image(width: 64, height: 36, format: .i420),
-                         groundTruth: Image(width: 32, height: 18, format: .float32))
+            scene.render(
+                frame: 0, left: Image(width: 64, height: 36, format: .i420),
+                right: Image(width: 64, height: 36, format: .i420),
+                groundTruth: Image(width: 32, height: 18, format: .float32))
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("groundTruth must be a float32 image of 64x36, got float32 32x18"), "\(message)")

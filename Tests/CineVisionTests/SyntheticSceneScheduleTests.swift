@@ -29,8 +29,9 @@ import Testing
             func atEdge(_ s: SyntheticSubject) -> Bool { s.body.x <= 0.001 || s.body.x + s.body.width >= 0.999 }
             #expect(atEdge(first.1), "subject \(id) appears away from the edges: \(first.1.body)")
             #expect(atEdge(last.1), "subject \(id) vanishes away from the edges: \(last.1.body)")
-            #expect(seen.contains { $0.1.body.x > 0.02 && $0.1.body.x + $0.1.body.width < 0.98 },
-                    "subject \(id) is never fully in frame")
+            #expect(
+                seen.contains { $0.1.body.x > 0.02 && $0.1.body.x + $0.1.body.width < 0.98 },
+                "subject \(id) is never fully in frame")
             // It walks from one side to the other.
             let enteredLeft = first.1.body.x <= 0.001
             #expect(enteredLeft ? last.1.body.x + last.1.body.width >= 0.999 : last.1.body.x <= 0.001)

@@ -19,8 +19,10 @@ struct Result {
     var stderr: String
 }
 
-/// Runs cinegraph; `signals` are (seconds after start, signal) pairs; killed after `timeout`.
-func cinegraph(_ args: [String], stdin: String? = nil, signals: [(Double, Int32)] = [], timeout: Double = 60) throws -> Result {
+/// Runs cinegraph; `signals` are (seconds, signal) pairs, counted from the moment `trigger` appears
+/// on stderr (or from the start); the process is killed after `timeout`.
+func cinegraph(_ args: [String], stdin: String? = nil, signals: [(Double, Int32)] = [],
+               after trigger: String? = nil, timeout: Double = 60) throws -> Result {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: binary)
     p.arguments = args
@@ -33,16 +35,29 @@ func cinegraph(_ args: [String], stdin: String? = nil, signals: [(Double, Int32)
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     let start = Date()
     var pending = signals
-    final class Box: @unchecked Sendable { var out = Data(), err = Data() }
+    final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var out = Data(), err = Data()
+        var errText: String { lock.withLock { String(decoding: err, as: UTF8.self) } }
+    }
     let box = Box()
     let group = DispatchGroup()
     group.enter()
     DispatchQueue.global().async { box.out = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
     group.enter()
-    DispatchQueue.global().async { box.err = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    DispatchQueue.global().async {
+        while true {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            box.lock.withLock { box.err.append(chunk) }
+        }
+        group.leave()
+    }
+    var clockStart: Date? = trigger == nil ? start : nil
     while p.isRunning {
         let elapsed = Date().timeIntervalSince(start)
-        if let (at, sig) = pending.first, elapsed >= at {
+        if clockStart == nil, let trigger, box.errText.contains(trigger) { clockStart = Date() }
+        if let (at, sig) = pending.first, let c = clockStart, Date().timeIntervalSince(c) >= at {
             kill(p.processIdentifier, sig)
             pending.removeFirst()
         }
@@ -83,20 +98,20 @@ func scratch(_ name: String) -> String {
     @Test func interruptFinalisesTheMovieWithWhatWasCaptured() throws {
         let movie = scratch("sigint") + "/take.mp4"
         let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
-                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGINT)])
+                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGINT)], after: "recording-started")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("stopping"))
         #expect(r.stderr.contains("movie-saved"))
         let info = try MediaProbe.inspect(path: movie)
-        // About 2 s were captured (start-up takes a little of the 2 s before the signal).
-        #expect(info.frameCount >= 45 && info.frameCount <= 66, "frames: \(info.frameCount)")
+        // The 2 s between the first recorded frame and the signal are all in the file.
+        #expect(info.frameCount >= 57 && info.frameCount <= 66, "frames: \(info.frameCount)")
         #expect(abs(info.durationSeconds - Double(info.frameCount) / 30) < 0.1)
     }
 
     @Test func secondInterruptAbortsAndTheMovieStillPlays() throws {
         let movie = scratch("abort") + "/take.mp4"
         let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
-                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.5, SIGINT), (2.5, SIGINT)])
+                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGINT), (2.0, SIGINT)], after: "recording-started")
         #expect(r.status == 130 || r.status == 0, "\(r.stderr)")
         let info = try MediaProbe.inspect(path: movie)
         #expect(info.frameCount >= 30, "frames: \(info.frameCount)")
@@ -107,7 +122,8 @@ func scratch(_ name: String) -> String {
         let r = try cinegraph(["run", "--duration", "1s", "--set", "camera.size=160x120", "--set", "movie.path=\(movie)", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("duration reached"))
-        #expect(try MediaProbe.inspect(path: movie).frameCount >= 20)
+        let frames = try MediaProbe.inspect(path: movie).frameCount
+        #expect(frames >= 29 && frames <= 35, "frames: \(frames)")
     }
 
     @Test func validateReportsEveryErrorWithItsPosition() throws {
