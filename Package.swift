@@ -38,7 +38,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict,
+            // Plugins resolve their references to cinegraph's modules against this executable.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
             name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision"],
             path: "Benchmarks/CineBench", swiftSettings: strict),

@@ -90,6 +90,7 @@ private final class StreamLinker: @unchecked Sendable {
         var hasAudio = false
         var videoLinked = false
         var noMorePads = false
+        var drained = false
     }
     /// The bin that new fakesinks join; borrowed — the pipeline outlives its signal handlers.
     private let pipeline: UnsafeMutablePointer<GstElement>
@@ -106,10 +107,11 @@ private final class StreamLinker: @unchecked Sendable {
     /// Whether an audio stream appeared.
     var hasAudio: Bool { found.withLock { $0.hasAudio } }
 
-    /// Whether the decoder has exposed all its streams and none was video.
-    var hasNoVideo: Bool { found.withLock { $0.noMorePads && !$0.videoLinked } }
+    /// Whether the decoder has exposed all its streams, or has run out of data, and no video
+    /// stream came (a file cut short before its first fragment has a track but no frames).
+    var hasNoVideo: Bool { found.withLock { ($0.noMorePads || $0.drained) && !$0.videoLinked } }
 
-    /// Connects `pad-added` and `no-more-pads` of `decoder`; each handler holds a reference to
+    /// Connects `pad-added`, `no-more-pads` and `drained` of `decoder`; each handler holds a reference to
     /// the linker, released when the decoder goes away.
     func connect(to decoder: UnsafeMutablePointer<GstElement>) {
         let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?,
@@ -121,12 +123,18 @@ private final class StreamLinker: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<StreamLinker>.fromOpaque(context).takeUnretainedValue().found.withLock { $0.noMorePads = true }
         }
+        let drained: @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, context in
+            guard let context else { return }
+            Unmanaged<StreamLinker>.fromOpaque(context).takeUnretainedValue().found.withLock { $0.drained = true }
+        }
         let release: GClosureNotify = { context, _ in
             if let context { Unmanaged<StreamLinker>.fromOpaque(context).release() }
         }
         cg_signal_connect(decoder, "pad-added", unsafeBitCast(padAdded, to: GCallback.self),
                           Unmanaged.passRetained(self).toOpaque(), release)
         cg_signal_connect(decoder, "no-more-pads", unsafeBitCast(noMorePads, to: GCallback.self),
+                          Unmanaged.passRetained(self).toOpaque(), release)
+        cg_signal_connect(decoder, "drained", unsafeBitCast(drained, to: GCallback.self),
                           Unmanaged.passRetained(self).toOpaque(), release)
     }
 

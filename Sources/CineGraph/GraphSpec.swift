@@ -1,6 +1,6 @@
 // GraphSpec: a graph config as written (YAML parsed with positions), before validation.
 import Foundation
-import Yams
+internal import Yams
 
 /// One node entry of a config, as written.
 public struct NodeSpec: Sendable {

@@ -89,17 +89,8 @@ struct StereoRasterizer: @unchecked Sendable {
             }
         }
         guard light != 256 || noise != nil else { return }
-        // Cost: width pixels × (1 load, 1 multiply, 1 noise load, clamp, 1 store).
-        let gain = light
-        if let noise {
-            let n = noise + noiseTable.rowOffset(frame: frame, view: view, row: y)
-            for x in 0..<width {
-                let v = ((Int(row[x]) &* gain &+ 128) >> 8) &+ Int(n[x])
-                row[x] = UInt8(truncatingIfNeeded: min(max(v, 0), 255))
-            }
-        } else {
-            for x in 0..<width { row[x] = UInt8(truncatingIfNeeded: (Int(row[x]) &* gain &+ 128) >> 8) }
-        }
+        let n = noise.map { $0 + noiseTable.rowOffset(frame: frame, view: view, row: y) }
+        StereoRasterizer.finishLuma(row, count: width, gain: light, noise: n)
     }
 
     private func renderChromaRow(
@@ -135,15 +126,37 @@ struct StereoRasterizer: @unchecked Sendable {
                 mask: size - 1, u: u, step: layer.uStep)
         }
         guard light != 256 else { return }
-        // Cost: 2 × chroma width × (1 load, 1 multiply, 1 store): chroma is pulled to neutral as light falls.
-        let gain = light
-        for x in 0..<chromaWidth {
-            cb[x] = UInt8(truncatingIfNeeded: 128 &+ (((Int(cb[x]) &- 128) &* gain &+ 128) >> 8))
-            cr[x] = UInt8(truncatingIfNeeded: 128 &+ (((Int(cr[x]) &- 128) &* gain &+ 128) >> 8))
-        }
+        StereoRasterizer.finishChroma(cb, count: chromaWidth, gain: light)
+        StereoRasterizer.finishChroma(cr, count: chromaWidth, gain: light)
     }
 
     // MARK: Kernels
+
+    /// Applies the light level (`gain`/256) and adds `noise` (if any) to `count` luma samples.
+    /// Cost: per pixel 1 load (+1 noise load), 1 multiply, 2 adds, a clamp and 1 store, in 16-bit
+    /// lanes: the narrow types let the compiler vectorise both loops (16 pixels per step with SSE2).
+    @inline(__always)
+    static func finishLuma(_ row: UnsafeMutablePointer<UInt8>, count: Int, gain: Int, noise: UnsafePointer<Int8>?) {
+        let g = UInt16(truncatingIfNeeded: gain)
+        if let noise {
+            for x in 0..<count {
+                let lit = Int16(truncatingIfNeeded: (UInt16(row[x]) &* g &+ 128) &>> 8)
+                row[x] = UInt8(truncatingIfNeeded: min(max(lit &+ Int16(noise[x]), 0), 255))
+            }
+        } else {
+            for x in 0..<count { row[x] = UInt8(truncatingIfNeeded: (UInt16(row[x]) &* g &+ 128) &>> 8) }
+        }
+    }
+
+    /// Pulls `count` chroma samples towards neutral (128) by the light level (`gain`/256).
+    /// Cost: per sample 1 load, 1 multiply, 2 adds, 1 store, in 32-bit lanes (vectorised).
+    @inline(__always)
+    static func finishChroma(_ row: UnsafeMutablePointer<UInt8>, count: Int, gain: Int) {
+        let g = Int32(truncatingIfNeeded: gain)
+        for x in 0..<count {
+            row[x] = UInt8(truncatingIfNeeded: 128 &+ (((Int32(row[x]) &- 128) &* g &+ 128) &>> 8))
+        }
+    }
 
     /// The two tile rows around texture row `v` and the weight of the second, in 1/256.
     @inline(__always)
