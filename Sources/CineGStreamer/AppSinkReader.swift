@@ -32,13 +32,15 @@ public final class AppSinkReader: @unchecked Sendable {
     ///   an appsink.
     public init(pipeline: Pipeline, name: String = "sink", pool: ImagePool = ImagePool()) throws {
         guard let element = pipeline.child(named: name) else {
-            throw GStreamerError(element: name, message: "the pipeline has no element named \"\(name)\"",
-                                 debug: pipeline.description)
+            throw GStreamerError(
+                element: name, message: "the pipeline has no element named \"\(name)\"",
+                debug: pipeline.description)
         }
         guard cg_is_app_sink(element) != 0 else {
             gst_object_unref(element)
-            throw GStreamerError(element: name, message: "element \"\(name)\" is not an appsink",
-                                 debug: pipeline.description)
+            throw GStreamerError(
+                element: name, message: "element \"\(name)\" is not an appsink",
+                debug: pipeline.description)
         }
         self.pipeline = pipeline
         self.pool = pool
@@ -88,8 +90,9 @@ public final class AppSinkReader: @unchecked Sendable {
         var parsed = GstVideoInfo()
         gst_video_info_init(&parsed)
         guard gst_video_info_from_caps(&parsed, caps) != 0 else {
-            throw GStreamerError(element: sinkName, message: "the appsink's caps are not raw video",
-                                 debug: GLibString.take(gst_caps_to_string(caps)))
+            throw GStreamerError(
+                element: sinkName, message: "the appsink's caps are not raw video",
+                debug: GLibString.take(gst_caps_to_string(caps)))
         }
         let name = GLibString.borrow(gst_video_format_to_string(cg_video_info_format(&parsed))) ?? "?"
         guard let known = PixelFormat(gstreamerName: name) else {
@@ -126,7 +129,8 @@ public final class AppSinkReader: @unchecked Sendable {
         for p in 0..<planes {
             let data = cg_video_frame_plane_data(&frame, Int32(p))
             if Int(cg_video_frame_plane_stride(&frame, Int32(p))) != layout.strides[p]
-                || data != base + layout.offsets[p] {
+                || data != base + layout.offsets[p]
+            {
                 sameLayout = false
             }
         }

@@ -41,8 +41,10 @@ public final class AppSrcWriter: @unchecked Sendable {
     ///
     /// - Throws: ``GStreamerError`` when there is no such appsrc or `format` has no GStreamer
     ///   equivalent.
-    public init(pipeline: Pipeline, name: String = "src", format: PixelFormat, width: Int, height: Int,
-                fps: Double) throws {
+    public init(
+        pipeline: Pipeline, name: String = "src", format: PixelFormat, width: Int, height: Int,
+        fps: Double
+    ) throws {
         guard let caps = format.gstreamerName else {
             throw GStreamerError(element: name, message: "pixel format \(format) cannot be sent to GStreamer")
         }
@@ -50,13 +52,15 @@ public final class AppSrcWriter: @unchecked Sendable {
             throw GStreamerError(element: name, message: "invalid video size \(width)x\(height) at \(fps) fps")
         }
         guard let element = pipeline.child(named: name) else {
-            throw GStreamerError(element: name, message: "the pipeline has no element named \"\(name)\"",
-                                 debug: pipeline.description)
+            throw GStreamerError(
+                element: name, message: "the pipeline has no element named \"\(name)\"",
+                debug: pipeline.description)
         }
         guard cg_is_app_src(element) != 0 else {
             gst_object_unref(element)
-            throw GStreamerError(element: name, message: "element \"\(name)\" is not an appsrc",
-                                 debug: pipeline.description)
+            throw GStreamerError(
+                element: name, message: "element \"\(name)\" is not an appsrc",
+                debug: pipeline.description)
         }
         self.pipeline = pipeline
         self.format = format
@@ -70,7 +74,8 @@ public final class AppSrcWriter: @unchecked Sendable {
 
         var numerator: gint = 0, denominator: gint = 0
         gst_util_double_to_fraction(fps, &numerator, &denominator)
-        let description = "video/x-raw,format=\(caps),width=\(width),height=\(height),"
+        let description =
+            "video/x-raw,format=\(caps),width=\(width),height=\(height),"
             + "framerate=\(numerator)/\(denominator),pixel-aspect-ratio=1/1"
         let gstCaps = gst_caps_from_string(description)
         gst_app_src_set_caps(cg_app_src(src), gstCaps)
@@ -133,8 +138,10 @@ public final class AppSrcWriter: @unchecked Sendable {
         guard flow == GST_FLOW_OK else {
             try pipeline.checkForErrors()
             let reason = GLibString.borrow(gst_flow_get_name(flow)) ?? "\(flow.rawValue)"
-            throw GStreamerError(element: name, message: "the appsrc refused a frame (\(reason)); "
-                                 + "is the pipeline playing?")
+            throw GStreamerError(
+                element: name,
+                message: "the appsrc refused a frame (\(reason)); "
+                    + "is the pipeline playing?")
         }
         framesPushed += 1
     }

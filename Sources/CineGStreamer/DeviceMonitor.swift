@@ -45,8 +45,10 @@ public enum DeviceMonitor {
                 }
                 gst_caps_unref(caps)
             }
-            devices.append(DeviceInfo(name: name, path: path, kind: deviceKind, deviceClass: deviceClass,
-                                      formats: formats))
+            devices.append(
+                DeviceInfo(
+                    name: name, path: path, kind: deviceKind, deviceClass: deviceClass,
+                    formats: formats))
         }
         return devices
     }

@@ -21,8 +21,10 @@ public struct MediaInfo: Sendable {
     public var hasAudio: Bool
 
     /// Creates a description of a movie.
-    public init(width: Int, height: Int, frameCount: Int, durationSeconds: Double, lastTimestamp: Timestamp,
-                firstTimestamp: Timestamp = .zero, framesPerSecond: Double? = nil, hasAudio: Bool) {
+    public init(
+        width: Int, height: Int, frameCount: Int, durationSeconds: Double, lastTimestamp: Timestamp,
+        firstTimestamp: Timestamp = .zero, framesPerSecond: Double? = nil, hasAudio: Bool
+    ) {
         self.width = width
         self.height = height
         self.frameCount = frameCount

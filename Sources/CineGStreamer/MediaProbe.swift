@@ -40,16 +40,28 @@ public enum MediaProbe {
         var fps: Double?
         var waited = 0.0
         let slice = 0.1
+        // A file with a header but no frames (an MP4 cut short before its first fragment) can
+        // make decodebin drop qtdemux's "no playable streams" error, and then nothing happens;
+        // a local file exposes its video within this time or never.
+        let videoDeadline = ContinuousClock.now + .milliseconds(Int64(min(timeout, 3) * 1000))
         while true {
             try pipeline.checkForErrors()
             guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), GstClockTime(slice * 1e9)) else {
                 if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 { break }
                 if linker.hasNoVideo { break }
+                if !linker.hasVideo && ContinuousClock.now >= videoDeadline {
+                    throw GStreamerError(
+                        element: "dec",
+                        message: "no video could be decoded from \"\(path)\" (a recording cut short before its "
+                            + "first fragment has a header but no frames)")
+                }
                 waited += slice
                 if waited >= timeout {
                     try pipeline.checkForErrors()
-                    throw GStreamerError(element: "dec", message: "decoding \"\(path)\" stalled: no frame for "
-                                         + "\(timeout) s after frame \(count)")
+                    throw GStreamerError(
+                        element: "dec",
+                        message: "decoding \"\(path)\" stalled: no frame for "
+                            + "\(timeout) s after frame \(count)")
                 }
                 continue
             }
@@ -76,10 +88,11 @@ public enum MediaProbe {
                 end = max(end, last + length)
             }
         }
-        return MediaInfo(width: width, height: height, frameCount: count, durationSeconds: Double(end) / 1e9,
-                         lastTimestamp: Timestamp(nanoseconds: last),
-                         firstTimestamp: Timestamp(nanoseconds: first ?? 0), framesPerSecond: fps,
-                         hasAudio: linker.hasAudio)
+        return MediaInfo(
+            width: width, height: height, frameCount: count, durationSeconds: Double(end) / 1e9,
+            lastTimestamp: Timestamp(nanoseconds: last),
+            firstTimestamp: Timestamp(nanoseconds: first ?? 0), framesPerSecond: fps,
+            hasAudio: linker.hasAudio)
     }
 }
 
@@ -104,6 +117,9 @@ private final class StreamLinker: @unchecked Sendable {
 
     deinit { gst_object_unref(videoPad) }
 
+    /// Whether a video stream has been linked to the appsink.
+    var hasVideo: Bool { found.withLock { $0.videoLinked } }
+
     /// Whether an audio stream appeared.
     var hasAudio: Bool { found.withLock { $0.hasAudio } }
 
@@ -114,11 +130,14 @@ private final class StreamLinker: @unchecked Sendable {
     /// Connects `pad-added`, `no-more-pads` and `drained` of `decoder`; each handler holds a reference to
     /// the linker, released when the decoder goes away.
     func connect(to decoder: UnsafeMutablePointer<GstElement>) {
-        let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?,
-                                      gpointer?) -> Void = { _, pad, context in
-            guard let pad, let context else { return }
-            Unmanaged<StreamLinker>.fromOpaque(context).takeUnretainedValue().link(pad)
-        }
+        let padAdded:
+            @convention(c) (
+                UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?,
+                gpointer?
+            ) -> Void = { _, pad, context in
+                guard let pad, let context else { return }
+                Unmanaged<StreamLinker>.fromOpaque(context).takeUnretainedValue().link(pad)
+            }
         let noMorePads: @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, context in
             guard let context else { return }
             Unmanaged<StreamLinker>.fromOpaque(context).takeUnretainedValue().found.withLock { $0.noMorePads = true }
@@ -130,12 +149,15 @@ private final class StreamLinker: @unchecked Sendable {
         let release: GClosureNotify = { context, _ in
             if let context { Unmanaged<StreamLinker>.fromOpaque(context).release() }
         }
-        cg_signal_connect(decoder, "pad-added", unsafeBitCast(padAdded, to: GCallback.self),
-                          Unmanaged.passRetained(self).toOpaque(), release)
-        cg_signal_connect(decoder, "no-more-pads", unsafeBitCast(noMorePads, to: GCallback.self),
-                          Unmanaged.passRetained(self).toOpaque(), release)
-        cg_signal_connect(decoder, "drained", unsafeBitCast(drained, to: GCallback.self),
-                          Unmanaged.passRetained(self).toOpaque(), release)
+        cg_signal_connect(
+            decoder, "pad-added", unsafeBitCast(padAdded, to: GCallback.self),
+            Unmanaged.passRetained(self).toOpaque(), release)
+        cg_signal_connect(
+            decoder, "no-more-pads", unsafeBitCast(noMorePads, to: GCallback.self),
+            Unmanaged.passRetained(self).toOpaque(), release)
+        cg_signal_connect(
+            decoder, "drained", unsafeBitCast(drained, to: GCallback.self),
+            Unmanaged.passRetained(self).toOpaque(), release)
     }
 
     /// Links one new decoder pad (called on a streaming thread).

@@ -50,7 +50,8 @@ public enum MovieFormat {
         }
         let wanted = preference.lowercased()
         if wanted == "auto" {
-            let order = kind == "webm"
+            let order =
+                kind == "webm"
                 ? ["vp8enc", "vp9enc", "av1enc"]
                 : h264Encoders + ["x265enc", "vp9enc", "vp8enc", "av1enc"]
             if let found = order.first(where: { GStreamer.hasElement($0) && fits($0) }) { return found }
@@ -63,7 +64,8 @@ public enum MovieFormat {
         guard let installed = candidates.first(where: { GStreamer.hasElement($0) }) else {
             throw GStreamerError(
                 element: candidates[0],
-                message: "encoder \"\(preference)\" is not available: no element \(candidates.joined(separator: " or ")) "
+                message:
+                    "encoder \"\(preference)\" is not available: no element \(candidates.joined(separator: " or ")) "
                     + "is installed")
         }
         guard fits(installed) else {
@@ -136,11 +138,14 @@ public enum MovieFormat {
 
     /// The audio encoder for `container`: AAC for MP4 and MOV, Opus for Matroska and WebM.
     static func audioEncoder(container: String) throws -> String {
-        let order = container == "mp4" || container == "mov"
+        let order =
+            container == "mp4" || container == "mov"
             ? ["avenc_aac", "voaacenc", "fdkaacenc"] : ["opusenc", "vorbisenc"]
         guard let found = order.first(where: GStreamer.hasElement) else {
-            throw GStreamerError(element: order[0], message: "no audio encoder for .\(container) is installed "
-                                 + "(tried \(order.joined(separator: ", ")))")
+            throw GStreamerError(
+                element: order[0],
+                message: "no audio encoder for .\(container) is installed "
+                    + "(tried \(order.joined(separator: ", ")))")
         }
         return found
     }
@@ -165,8 +170,9 @@ public enum MovieFormat {
         while let current = node {
             let template = current.pointee.data.assumingMemoryBound(to: GstStaticPadTemplate.self)
             if template.pointee.direction == direction,
-               String(cString: template.pointee.name_template).hasPrefix(templatePrefix),
-               let caps = gst_static_pad_template_get_caps(template) {
+                String(cString: template.pointee.name_template).hasPrefix(templatePrefix),
+                let caps = gst_static_pad_template_get_caps(template)
+            {
                 for i in 0..<gst_caps_get_size(caps) {
                     if let name = gst_structure_get_name(gst_caps_get_structure(caps, i)) {
                         types.insert(String(cString: name))

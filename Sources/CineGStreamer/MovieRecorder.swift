@@ -53,24 +53,35 @@ public final class MovieRecorder: @unchecked Sendable {
     ///
     /// - Throws: ``GStreamerError`` for an unsupported extension, a missing encoder, or a file
     ///   that cannot be opened for writing (naming the `filesink`).
-    public init(path: String, width: Int, height: Int, fps: Double, format: PixelFormat,
-                options: Options = Options()) throws {
+    public init(
+        path: String, width: Int, height: Int, fps: Double, format: PixelFormat,
+        options: Options = Options()
+    ) throws {
         try GStreamer.initialize()
         let container = try MovieFormat.container(forPath: path)
         let encoder = try MovieFormat.videoEncoder(preference: options.encoder, container: container)
         let isLive = options.audio != nil
-        var video = ["appsrc name=src format=time" + (isLive ? " is-live=true do-timestamp=true" : ""),
-                     "videoconvert", "video/x-raw,format=I420",
-                     MovieFormat.encoderDescription(encoder, fps: fps, bitrateKbps: options.bitrateKbps,
-                                                    speedPreset: options.speedPreset)]
+        var video = [
+            "appsrc name=src format=time" + (isLive ? " is-live=true do-timestamp=true" : ""),
+            "videoconvert", "video/x-raw,format=I420",
+            MovieFormat.encoderDescription(
+                encoder, fps: fps, bitrateKbps: options.bitrateKbps,
+                speedPreset: options.speedPreset),
+        ]
         if let parser = MovieFormat.parser(forEncoder: encoder) { video.append(parser) }
-        video += ["queue", MovieFormat.muxerDescription(container: container),
-                  "filesink location=\(Self.quoted(path))"]
+        video += [
+            "queue", MovieFormat.muxerDescription(container: container),
+            "filesink location=\(Self.quoted(path))",
+        ]
         var description = video.joined(separator: " ! ")
         if let audio = options.audio {
             let audioEncoder = try MovieFormat.audioEncoder(container: container)
-            description += "  " + [MovieFormat.audioSourceDescription(audio), "audioconvert", "audioresample",
-                                   audioEncoder, "queue", "mux."].joined(separator: " ! ")
+            description +=
+                "  "
+                + [
+                    MovieFormat.audioSourceDescription(audio), "audioconvert", "audioresample",
+                    audioEncoder, "queue", "mux.",
+                ].joined(separator: " ! ")
         }
         self.path = path
         self.encoder = encoder

@@ -1,5 +1,4 @@
-// Pipeline: a GStreamer pipeline built from a gst-launch description, with its bus turned into
-// thrown errors and an end-of-stream wait.
+// Pipeline: a parsed gst-launch pipeline whose bus becomes thrown errors and an end-of-stream wait.
 import CGStreamer
 import Synchronization
 
@@ -79,8 +78,9 @@ public final class Pipeline: @unchecked Sendable {
             // moment in case it came from another thread.
             _ = pollBus(until: ContinuousClock.now + .seconds(1), stopWhen: { $0.error != nil })
             stop()
-            let fallback = GStreamerError(element: name, message: "the pipeline could not be set to PLAYING",
-                                          debug: description)
+            let fallback = GStreamerError(
+                element: name, message: "the pipeline could not be set to PLAYING",
+                debug: description)
             throw state.withLock { s in
                 if s.error == nil { s.error = fallback }
                 return s.error!
@@ -159,8 +159,10 @@ public final class Pipeline: @unchecked Sendable {
 
     /// Pops bus messages (in short slices, so that several threads may wait at once) until
     /// `stopWhen` holds or `deadline` passes; returns the state at that point.
-    private func pollBus(until deadline: ContinuousClock.Instant,
-                         stopWhen done: (BusState) -> Bool) -> BusState {
+    private func pollBus(
+        until deadline: ContinuousClock.Instant,
+        stopWhen done: (BusState) -> Bool
+    ) -> BusState {
         while true {
             while let message = gst_bus_pop_filtered(bus, CG_MESSAGE_ANY_PROBLEM) { record(message) }
             let current = state.withLock { $0 }
@@ -168,7 +170,8 @@ public final class Pipeline: @unchecked Sendable {
             if done(current) || remaining <= .zero { return current }
             let slice = min(remaining, .milliseconds(50))
             let nanoseconds = slice.components.seconds * 1_000_000_000 + slice.components.attoseconds / 1_000_000_000
-            if let message = gst_bus_timed_pop_filtered(bus, GstClockTime(max(0, nanoseconds)), CG_MESSAGE_ANY_PROBLEM) {
+            if let message = gst_bus_timed_pop_filtered(bus, GstClockTime(max(0, nanoseconds)), CG_MESSAGE_ANY_PROBLEM)
+            {
                 record(message)
             }
         }

@@ -237,7 +237,8 @@ enum SceneTexturePatterns {
 
     /// A face filling the head ellipse: shaded skin, hair above the hairline, brows, a darker
     /// eye band with eyes, a lighter nose bridge and cheeks, nostrils and a darker mouth — the
-    /// light/dark structure Haar face cascades respond to. 256 texels over the head's bounding box.
+    /// light/dark structure Haar face cascades respond to (OpenCV 4's frontal-face cascades find these
+    /// faces at 1280 × 720, and not the back of the head). 256 texels over the head's bounding box.
     static func face(skin: SceneColor, hair: SceneColor, salt: UInt64) -> SceneTexture {
         let strands = ValueNoise(salt: salt), pores = ValueNoise(salt: salt &+ 1)
         let sclera = SceneColor(0.88, 0.85, 0.82), iris = SceneColor(0.28, 0.18, 0.1)

@@ -80,7 +80,8 @@ extension CineGStreamerTests {
             // Bytes that are no media: decodebin fails at run time, on its streaming thread.
             let folder = try TemporaryFolder()
             let path = folder.path("noise.bin")
-            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: path))
+            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(
+                to: URL(fileURLWithPath: path))
             let pipeline = try Pipeline("filesrc location=\"\(path)\" ! decodebin ! appsink name=sink")
             let reader = try AppSinkReader(pipeline: pipeline)
             let start = ContinuousClock.now

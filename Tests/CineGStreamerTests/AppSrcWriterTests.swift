@@ -78,7 +78,9 @@ extension CineGStreamerTests {
             let writer = try AppSrcWriter(pipeline: pipeline, format: .gray8, width: 64, height: 48, fps: 30)
             writer.stallTimeout = .milliseconds(300)
             #expect(throws: GStreamerError.self) {
-                for i in 0..<10 { try writer.push(TestFrames.make(.gray8, width: 64, height: 48), at: Timestamp(frame: i, fps: 30)) }
+                for i in 0..<10 {
+                    try writer.push(TestFrames.make(.gray8, width: 64, height: 48), at: Timestamp(frame: i, fps: 30))
+                }
             }
         }
     }

@@ -1,5 +1,4 @@
-// The GStreamer bridge's test suite (one serialized parent, since every test runs real pipelines
-// on a small machine) and the helpers its tests share: synthetic frames and temporary folders.
+// The GStreamer test suite (serialized: every test runs real pipelines) and its shared helpers.
 import CineMedia
 import Foundation
 import Testing
@@ -12,9 +11,12 @@ import Testing
 /// Synthetic frames whose content changes from frame to frame, so encoders have work to do.
 enum TestFrames {
     /// A frame of `format` with a diagonal gradient that moves with `index`.
-    static func make(_ format: PixelFormat, width: Int = 320, height: Int = 240, index: Int = 0,
-                     pool: ImagePool? = nil) -> Image {
-        let image = pool?.makeImage(width: width, height: height, format: format)
+    static func make(
+        _ format: PixelFormat, width: Int = 320, height: Int = 240, index: Int = 0,
+        pool: ImagePool? = nil
+    ) -> Image {
+        let image =
+            pool?.makeImage(width: width, height: height, format: format)
             ?? Image(width: width, height: height, format: format)
         for p in 0..<format.planeCount {
             let plane = image.plane(p)

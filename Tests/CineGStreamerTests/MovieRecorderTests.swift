@@ -9,15 +9,19 @@ import Testing
 extension CineGStreamerTests {
     @Suite struct MovieRecorderTests {
         /// Records `count` frames at `fps` to `path`, without calling finish.
-        func record(_ path: String, count: Int, fps: Double = 30, format: PixelFormat = .i420,
-                    options: MovieRecorder.Options = MovieRecorder.Options()) throws -> MovieRecorder {
-            let recorder = try MovieRecorder(path: path, width: 320, height: 240, fps: fps, format: format,
-                                             options: options)
+        func record(
+            _ path: String, count: Int, fps: Double = 30, format: PixelFormat = .i420,
+            options: MovieRecorder.Options = MovieRecorder.Options()
+        ) throws -> MovieRecorder {
+            let recorder = try MovieRecorder(
+                path: path, width: 320, height: 240, fps: fps, format: format,
+                options: options)
             let pool = ImagePool()
             for i in 0..<count {
                 // Timestamps need not start at 0: the movie starts at the first one.
-                try recorder.append(TestFrames.make(format, index: i, pool: pool),
-                                    at: Timestamp(seconds: 100) + Timestamp(frame: i, fps: fps))
+                try recorder.append(
+                    TestFrames.make(format, index: i, pool: pool),
+                    at: Timestamp(seconds: 100) + Timestamp(frame: i, fps: fps))
             }
             return recorder
         }
@@ -65,6 +69,25 @@ extension CineGStreamerTests {
             #expect(info.frameCount <= 30)
         }
 
+        /// The other side of the fragment rule: 30 frames at 30 fps never complete a fragment, so
+        /// a hard stop leaves only the header; inspecting it fails promptly instead of hanging.
+        @Test func mp4StoppedBeforeItsFirstFragmentHasNoFramesAndSaysSo() throws {
+            let folder = try TemporaryFolder()
+            let path = folder.path("header-only.mp4")
+            try record(path, count: 30).abandon()
+            let start = ContinuousClock.now
+            #expect(throws: GStreamerError.self) { try MediaProbe.inspect(path: path) }
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+
+        @Test func inspectingAMissingFileFails() {
+            #expect {
+                _ = try MediaProbe.inspect(path: "/nonexistent-dir/none.mkv")
+            } throws: { error in
+                String(describing: error).contains("/nonexistent-dir/none.mkv")
+            }
+        }
+
         @Test func unwritablePathThrowsNamingTheFileSink() {
             let start = ContinuousClock.now
             do {
@@ -95,8 +118,9 @@ extension CineGStreamerTests {
             let path = folder.path("audio.\(ext)")
             var options = MovieRecorder.Options()
             options.audio = "test"
-            let recorder = try MovieRecorder(path: path, width: 320, height: 240, fps: 30, format: .i420,
-                                             options: options)
+            let recorder = try MovieRecorder(
+                path: path, width: 320, height: 240, fps: 30, format: .i420,
+                options: options)
             #expect(recorder.pipelineDescription.contains(ext == "mkv" ? "opusenc" : "avenc_aac"))
             let start = ContinuousClock.now
             for i in 0..<60 {
@@ -110,8 +134,9 @@ extension CineGStreamerTests {
             let info = try MediaProbe.inspect(path: path)
             #expect(info.hasAudio)
             #expect(abs(info.frameCount - 60) <= 3, "\(info.frameCount) frames")
-            #expect(abs(info.durationSeconds - info.firstTimestamp.seconds - 2) < 0.3,
-                    "video from \(info.firstTimestamp) to \(info.durationSeconds) s")
+            #expect(
+                abs(info.durationSeconds - info.firstTimestamp.seconds - 2) < 0.3,
+                "video from \(info.firstTimestamp) to \(info.durationSeconds) s")
         }
 
         @Test func finishAfterAbandonDoesNothingAndAppendIsRefused() throws {

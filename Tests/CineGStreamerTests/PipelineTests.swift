@@ -65,8 +65,9 @@ extension CineGStreamerTests {
             let path = folder.path("d.mkv")
             let recorder = try MovieRecorder(path: path, width: 160, height: 120, fps: 20, format: .gray8)
             for i in 0..<20 {
-                try recorder.append(TestFrames.make(.gray8, width: 160, height: 120, index: i),
-                                    at: Timestamp(frame: i, fps: 20))
+                try recorder.append(
+                    TestFrames.make(.gray8, width: 160, height: 120, index: i),
+                    at: Timestamp(frame: i, fps: 20))
             }
             try recorder.finish()
             let pipeline = try Pipeline("filesrc location=\"\(path)\" ! matroskademux ! fakesink sync=false")
