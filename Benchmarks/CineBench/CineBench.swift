@@ -92,12 +92,19 @@ struct CineBench {
         report("ingest 1080p I420: gst-launch fakesink fps", String(format: "%.0f fps", Double(frames) / peerIngest))
         report("ingest ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerIngest / ours))
 
-        // 4. Egress: appsrc + x264 to fragmented MP4 vs gst-launch encoding the same frames.
+        // 4. Egress: appsrc + x264 to fragmented MP4 vs gst-launch running the very same encoder,
+        // parser and muxer settings (taken from the recorder's own pipeline description).
         let tmp = FileManager.default.temporaryDirectory.path
-        let peerEgress = try shell("gst-launch-1.0 -q \(src) ! x264enc speed-preset=veryfast tune=zerolatency key-int-max=60 ! h264parse ! mp4mux fragment-duration=1000 ! filesink location=\(tmp)/bench-peer.mp4")
-        // Ours pays both bridge crossings: videotestsrc → appsink → pooled Image → appsrc → x264.
         var options = MovieRecorder.Options()
         options.speedPreset = "veryfast"
+        let probe = try MovieRecorder(path: "\(tmp)/bench-probe.mp4", width: 1920, height: 1080, fps: 30,
+                                      format: .i420, options: options)
+        let chain = probe.pipelineDescription.split(separator: "!", maxSplits: 1)[1]
+            .replacingOccurrences(of: "bench-probe.mp4", with: "bench-peer.mp4")
+        try? probe.finish(timeout: 5)
+        let peerEgress = try shell("gst-launch-1.0 -q \(src) !\(chain)")
+        print("  peer: gst-launch-1.0 \(src) !\(chain)")
+        // Ours pays both bridge crossings: videotestsrc → appsink → pooled Image → appsrc → x264.
         var written = 0
         let egress = try time {
             let grab = try Pipeline("\(src) ! appsink name=sink sync=false max-buffers=4")
@@ -117,5 +124,6 @@ struct CineBench {
         report("egress ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerEgress / egress * Double(written) / Double(frames)))
         let info = try MediaProbe.inspect(path: "\(tmp)/bench-ours.mp4")
         report("egress check: frames in our file", "\(info.frameCount) of \(written)")
+        try runBokehBench()
     }
 }

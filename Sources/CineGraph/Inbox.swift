@@ -59,6 +59,10 @@ final class Inbox: @unchecked Sendable {
     private var controls: [PendingControl] = []
     private var discarding = false
     private var aborted = false
+    /// Threads waiting in `next()` (the consumer) and in `push` (producers on a full blocking edge):
+    /// wake-ups are sent only when someone waits, which keeps a flowing stream free of syscalls.
+    private var waitingConsumer = false
+    private var waitingProducers = 0
 
     init(edges: [EdgeStats]) {
         stats = edges
@@ -81,14 +85,16 @@ final class Inbox: @unchecked Sendable {
                 }
                 break
             }
+            waitingProducers += 1
             condition.wait()
+            waitingProducers -= 1
         }
         if discarding || aborted { return }
         queues[port].append(packet)
         stats[port].pushed += 1
         stats[port].depth = queues[port].count
         stats[port].maxDepth = max(stats[port].maxDepth, queues[port].count)
-        condition.broadcast()
+        if waitingConsumer { condition.broadcast() }
     }
 
     /// Queues a control request and wakes the node.
@@ -148,7 +154,7 @@ final class Inbox: @unchecked Sendable {
                     discarded = true
                 }
                 if discarded {
-                    condition.broadcast()
+                    if waitingProducers > 0 { condition.broadcast() }
                     continue
                 }
                 var values: [(any Sendable)?] = []
@@ -158,10 +164,12 @@ final class Inbox: @unchecked Sendable {
                     stats[p].depth = queues[p].count
                     if case .value(let v) = packet.body { values.append(v) } else { values.append(nil) }
                 }
-                condition.broadcast()
+                if waitingProducers > 0 { condition.broadcast() }
                 return .instant(newest, values)
             }
+            waitingConsumer = true
             condition.wait()
+            waitingConsumer = false
         }
     }
 
