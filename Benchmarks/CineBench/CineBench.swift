@@ -102,8 +102,9 @@ struct CineBench {
         let chain = probe.pipelineDescription.split(separator: "!", maxSplits: 1)[1]
             .replacingOccurrences(of: "bench-probe.mp4", with: "bench-peer.mp4")
         try? probe.finish(timeout: 5)
-        let peerEgress = try shell("gst-launch-1.0 -q \(src) !\(chain)")
-        print("  peer: gst-launch-1.0 \(src) !\(chain)")
+        // A queue gives the peer the same two streaming threads (source, encoder) that ours has.
+        let peerEgress = try shell("gst-launch-1.0 -q \(src) ! queue !\(chain)")
+        print("  peer: gst-launch-1.0 \(src) ! queue !\(chain)")
         // Ours pays both bridge crossings: videotestsrc → appsink → pooled Image → appsrc → x264.
         var written = 0
         let egress = try time {
