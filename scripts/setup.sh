@@ -9,6 +9,7 @@ PKGS=(
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-plugins-base-apps gstreamer1.0-alsa gstreamer1.0-pulseaudio
   opencv-data
+  xvfb gstreamer1.0-x
 )
 missing=()
 for p in "${PKGS[@]}"; do
