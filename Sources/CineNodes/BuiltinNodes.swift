@@ -18,5 +18,7 @@ extension NodeRegistry {
         register(GstSinkNode.self)
         register(MovieSinkNode.self)
         register(SideBySideNode.self)
+        register(PreviewSinkNode.self)
+        register(FramesSinkNode.self)
     }
 }
