@@ -84,7 +84,10 @@ func decodeFirstFrame(_ path: String) throws -> Image {
     }
 
     @Test func previewShowsFramesWithFocusRectanglesInARealWindow() throws {
-        let display = ":\(90 + getpid() % 9)"
+        // A display number nobody holds (a killed X server leaves its lock file behind).
+        let number = (90..<190).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }!
+        let display = ":\(number)"
+        let socket = "/tmp/.X11-unix/X\(number)"
         let xvfb = Process()
         xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         xvfb.arguments = [display, "-screen", "0", "320x240x24", "-nolisten", "tcp"]
@@ -93,10 +96,12 @@ func decodeFirstFrame(_ path: String) throws -> Image {
         defer {
             kill(xvfb.processIdentifier, SIGKILL)
             xvfb.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+            try? FileManager.default.removeItem(atPath: socket)
         }
-        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { Thread.sleep(forTimeInterval: 0.05) }
         #expect(FileManager.default.fileExists(atPath: socket), "Xvfb did not start")
+        Thread.sleep(forTimeInterval: 0.2)
 
         var h = try NodeHarness(PreviewSinkNode.self, parameters: ["sink": "ximagesink display=\(display) sync=false", "line-width": "4"])
         let strong = Detection(id: 1, type: .humanFace, bounds: NormalizedRect(x: 0.1, y: 0.1, width: 0.5, height: 0.6),
