@@ -20,5 +20,6 @@ extension NodeRegistry {
         register(SideBySideNode.self)
         register(PreviewSinkNode.self)
         register(FramesSinkNode.self)
+        register(AssetSinkNode.self)
     }
 }

@@ -117,6 +117,17 @@ func scratch(_ name: String) -> String {
         #expect(info.frameCount >= 30, "frames: \(info.frameCount)")
     }
 
+    @Test func killedAssetRecordingStillOpensWithItsFrames() throws {
+        let asset = scratch("kill") + "/take.cine.mkv"
+        let r = try cinegraph(["run", "graphs/asset.conf", "--set", "camera.size=320x240", "--set", "asset.path=\(asset)", "--quiet"],
+                              signals: [(3.0, SIGKILL)], after: "recording-started")
+        #expect(r.status != 0)
+        let info = try MediaProbe.inspect(path: asset)
+        // Matroska clusters are written as they fill: most of the 3 s survive the kill.
+        #expect(info.frameCount >= 30, "frames after SIGKILL: \(info.frameCount)")
+        #expect(info.width == 320 && info.height == 240)
+    }
+
     @Test func builtInDemoRunsWithNoGraphArgument() throws {
         let movie = scratch("default") + "/d.mkv"
         let r = try cinegraph(["run", "--duration", "1s", "--set", "camera.size=160x120", "--set", "movie.path=\(movie)", "--quiet"])

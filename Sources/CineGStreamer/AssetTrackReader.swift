@@ -1,0 +1,111 @@
+// AssetTrackReader: reads one track of a cinematic asset back — the video, the disparity map or
+// the metadata records — frame by frame.
+import CGStreamer
+import CineMedia
+import Foundation
+
+/// Reads one track of an asset written by ``AssetWriter``. Each track has its own pipeline,
+/// so the tracks can be read at their own pace (a renderer reads all three in step).
+public final class AssetTrackReader: @unchecked Sendable {
+    /// The tracks of an asset.
+    public enum Track: String, Sendable, CaseIterable {
+        case video, disparity, metadata
+    }
+
+    /// The header, read from the first metadata record (metadata track only, after the first read).
+    public private(set) var header: AssetHeader?
+    private let pipeline: Pipeline
+    private let frames: AppSinkReader?
+    private let sink: UnsafeMutablePointer<GstElement>?
+    private let decoder = JSONDecoder()
+    private let track: Track
+    private let path: String
+
+    /// Opens `track` of the asset at `path`.
+    public init(path: String, track: Track, pool: ImagePool = ImagePool()) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw GStreamerError(element: nil, message: "no such asset: \(path)")
+        }
+        try GStreamer.initialize()
+        self.track = track
+        self.path = path
+        let quoted = "\"" + path.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let branch: String
+        switch track {
+        case .video:
+            branch = "d.video_0 ! queue ! h264parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420"
+        case .disparity:
+            branch = "d.video_1 ! queue ! avdec_ffv1 ! videoconvert ! video/x-raw,format=GRAY16_LE"
+        case .metadata:
+            branch = "d.subtitle_0 ! queue"
+        }
+        pipeline = try Pipeline("filesrc location=\(quoted) ! matroskademux name=d \(branch) ! appsink name=sink sync=false max-buffers=8")
+        if track == .metadata {
+            frames = nil
+            sink = pipeline.child(named: "sink")
+        } else {
+            frames = try AppSinkReader(pipeline: pipeline, name: "sink", pool: pool)
+            sink = nil
+        }
+        try pipeline.play()
+    }
+
+    deinit {
+        if let sink { gst_object_unref(sink) }
+        pipeline.stop()
+    }
+
+    /// The next image of the video or disparity track, or `nil` at the end.
+    public func nextImage(timeout: Double = 10) throws -> (Image, Timestamp)? {
+        guard let frames else { throw GStreamerError(element: nil, message: "the \(track) track has no images") }
+        switch try frames.next(timeout: timeout) {
+        case .frame(let image, let t): return (image, t)
+        case .endOfStream: return nil
+        case .timeout: throw GStreamerError(element: "matroskademux", message: "no \(track) frame within \(timeout) s in \(path)")
+        }
+    }
+
+    /// The next frame record of the metadata track (the header is read on the way), or `nil` at the end.
+    public func nextRecord(timeout: Double = 10) throws -> AssetFrameRecord? {
+        guard let sink else { throw GStreamerError(element: nil, message: "the \(track) track has no records") }
+        try pipeline.checkForErrors()
+        guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), GstClockTime(timeout * 1e9)) else {
+            if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 { return nil }
+            try pipeline.checkForErrors()
+            throw GStreamerError(element: "matroskademux", message: "no metadata within \(timeout) s in \(path)")
+        }
+        defer { gst_sample_unref(sample) }
+        guard let buffer = gst_sample_get_buffer(sample) else { return nil }
+        var info = GstMapInfo()
+        guard gst_buffer_map(buffer, &info, GST_MAP_READ) != 0 else {
+            throw GStreamerError(element: nil, message: "cannot map a metadata buffer")
+        }
+        let raw = String(decoding: UnsafeBufferPointer(start: info.data, count: Int(info.size)), as: UTF8.self)
+        gst_buffer_unmap(buffer, &info)
+        // matroskademux returns S_TEXT/UTF8 as pango markup: XML entities escaped.
+        let data = Data(Self.unescapeMarkup(raw).utf8)
+        var record: AssetFrameRecord?
+        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+            let doc = Data(line)
+            if header == nil, let h = try? decoder.decode(AssetHeader.self, from: doc), h.format == "cinegraph-asset" {
+                guard h.version == 1 else {
+                    throw GStreamerError(element: nil, message: "\(path): asset format version \(h.version) is not supported (this cinegraph reads version 1)")
+                }
+                header = h
+                continue
+            }
+            do { record = try decoder.decode(AssetFrameRecord.self, from: doc) } catch {
+                throw GStreamerError(element: nil, message: "\(path): a metadata record cannot be read: \(error)")
+            }
+        }
+        return record
+    }
+
+    /// Undoes the XML escaping of pango markup (`&amp;` last, so `&amp;quot;` stays `&quot;`).
+    static func unescapeMarkup(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        return s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,127 @@
+// AssetWriter: records a cinematic asset — original video, lossless disparity track and
+// per-frame JSON metadata in one Matroska file that stays readable if the process dies.
+import CGStreamer
+import CineMedia
+import Foundation
+
+/// Writes a cinematic asset (docs/asset.md): one Matroska file with
+/// 1. the original reference view, H.264 (x264; `lossless` uses quantizer 0),
+/// 2. the disparity map at its own resolution, FFV1 `GRAY16_LE`, samples = round(d × 64), 0 = invalid,
+/// 3. a `text/x-raw,format=utf8` track: an ``AssetHeader`` record, then one ``AssetFrameRecord`` per frame.
+/// Every frame must be appended with its disparity (when the asset has a disparity track) and
+/// its record: the muxer interleaves the tracks and waits for all of them.
+/// Matroska is written as it goes, so a killed process leaves a file that plays up to the last
+/// cluster written; ``finish(timeout:)`` writes the index and duration.
+public final class AssetWriter: @unchecked Sendable {
+    /// Settings for the video track.
+    public struct Options: Sendable {
+        /// `high` (x264 constant quality 18) or `lossless` (quantizer 0; large files).
+        public var quality: String = "high"
+        /// x264 speed preset.
+        public var speedPreset: String = "veryfast"
+        public init() {}
+    }
+
+    /// The file being written.
+    public let path: String
+    /// The pipeline, as a GStreamer description.
+    public let pipelineDescription: String
+    /// Frames appended so far.
+    public private(set) var framesWritten = 0
+    private let pipeline: Pipeline
+    private let video: AppSrcWriter
+    private let disparity: AppSrcWriter?
+    private let metadata: AppSrcDataWriter
+    private let header: AssetHeader
+    private var origin: Timestamp?
+    private var finished = false
+    private let encoder = JSONEncoder()
+
+    /// Opens `path` for an asset described by `header` (a disparity track when the header has a disparity size).
+    public init(path: String, header: AssetHeader, options: Options = Options()) throws {
+        guard header.fps > 0 else { throw GStreamerError(element: nil, message: "asset fps must be positive") }
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard ext == "mkv" else {
+            throw GStreamerError(element: nil, message: "a cinematic asset is Matroska: '\(path)' should end in .mkv")
+        }
+        for element in ["x264enc", "avenc_ffv1", "matroskamux"] where !GStreamer.hasElement(element) {
+            throw GStreamerError(element: element, message: "GStreamer element \(element) is not installed")
+        }
+        let quoted = "\"" + path.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let x264 = options.quality == "lossless"
+            ? "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=quant quantizer=0"
+            : "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=qual quantizer=18"
+        let keyInterval = max(1, Int(header.fps.rounded()))
+        var d = "matroskamux name=mux writing-app=cinegraph ! filesink location=\(quoted) "
+        d += "appsrc name=video ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! videoconvert ! "
+        d += "video/x-raw,format=I420 ! \(x264) key-int-max=\(keyInterval) ! h264parse ! queue ! mux.video_%u "
+        if header.disparityWidth != nil {
+            d += "appsrc name=disparity ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! avenc_ffv1 ! queue ! mux.video_%u "
+        }
+        // Request pads named explicitly: linking happens at parse time, before the appsrcs have caps.
+        d += "appsrc name=metadata caps=text/x-raw,format=utf8 format=time ! queue ! mux.subtitle_%u"
+        pipelineDescription = d
+        self.path = path
+        self.header = header
+        pipeline = try Pipeline(d)
+        video = try AppSrcWriter(pipeline: pipeline, name: "video", format: .i420, width: header.referenceWidth,
+                                 height: header.referenceHeight, fps: header.fps)
+        if let w = header.disparityWidth, let h = header.disparityHeight {
+            disparity = try AppSrcWriter(pipeline: pipeline, name: "disparity", format: .gray16, width: w, height: h,
+                                         fps: header.fps)
+        } else {
+            disparity = nil
+        }
+        metadata = try AppSrcDataWriter(pipeline: pipeline, name: "metadata", caps: "text/x-raw,format=utf8")
+        encoder.outputFormatting = [.sortedKeys]
+        try pipeline.play()
+    }
+
+    /// Whether the asset has a disparity track.
+    public var hasDisparity: Bool { disparity != nil }
+
+    /// Appends one frame: the reference view (I420, the header's size), its disparity map (required
+    /// when the asset has a disparity track) and its metadata record (its `time` is set here).
+    public func append(video image: Image, disparity map: DisparityMap?, record: AssetFrameRecord,
+                       at timestamp: Timestamp, pool: ImagePool? = nil) throws {
+        guard !finished else { throw GStreamerError(element: nil, message: "the asset \(path) is already finished") }
+        guard image.width == header.referenceWidth, image.height == header.referenceHeight else {
+            throw GStreamerError(element: "video", message: "frame is \(image.width)x\(image.height), the asset is \(header.referenceWidth)x\(header.referenceHeight)")
+        }
+        let start = origin ?? timestamp
+        origin = start
+        let t = Timestamp(nanoseconds: max(0, (timestamp - start).nanoseconds))
+        let duration = UInt64(1e9 / header.fps)
+        var frameRecord = record
+        frameRecord.time = t.nanoseconds
+        var documents: [Data] = []
+        if framesWritten == 0 { documents.append(try encoder.encode(header)) }
+        documents.append(try encoder.encode(frameRecord))
+        // One buffer per frame (header + first record share the first one, newline-separated).
+        let bytes = [UInt8](documents.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n").utf8)
+        try video.push(image, at: t)
+        if let disparity {
+            guard let map else { throw GStreamerError(element: "disparity", message: "frame \(framesWritten) has no disparity map") }
+            guard map.values.width == header.disparityWidth, map.values.height == header.disparityHeight else {
+                throw GStreamerError(element: "disparity", message: "disparity is \(map.values.width)x\(map.values.height), the asset's track is \(header.disparityWidth ?? 0)x\(header.disparityHeight ?? 0)")
+            }
+            try disparity.push(map.quantized(scale: header.disparityScale, pool: pool), at: t)
+        }
+        try metadata.push(bytes, presentationTime: UInt64(t.nanoseconds), duration: duration)
+        framesWritten += 1
+    }
+
+    /// Ends every track, waits for the file to be finalised (index, duration), and closes it.
+    /// Safe to call twice; after an error it still closes the file.
+    public func finish(timeout seconds: Double = 15) throws {
+        guard !finished else { return }
+        finished = true
+        video.endOfStream()
+        disparity?.endOfStream()
+        metadata.endOfStream()
+        defer { pipeline.stop() }
+        if try !pipeline.waitForEndOfStream(timeout: seconds) {
+            throw GStreamerError(element: "mux", message: "the asset \(path) was not finalised within \(Int(seconds)) s")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+// AssetSinkNode: records the cinematic asset — what `cinegraph render` re-renders later with
+// new focus decisions and aperture, leaving the recording untouched.
+import CineGStreamer
+import CineGraph
+import CineMedia
+import Foundation
+
+/// The video quality of an asset.
+public enum AssetQuality: String, ParameterEnum {
+    /// x264 constant quality 18: visually transparent, a fraction of lossless size.
+    case high
+    /// x264 quantizer 0: bit-exact, large.
+    case lossless
+}
+
+/// Kind `asset`: records original video + disparity + per-frame metadata in one Matroska file.
+public struct AssetSinkNode: Node {
+    public static let kind = "asset"
+    public static let summary = "Records the cinematic asset: original video, lossless disparity, per-frame metadata."
+    public static let details = """
+        One Matroska file (see docs/asset.md): the reference view as H.264, the disparity map at \
+        its own resolution as lossless FFV1 16-bit (1/64 px steps), and one JSON record per frame \
+        (focus, detections, scene status) after a header with the camera model. Matroska is \
+        written as it goes: if the process is killed, the file still opens and plays up to the \
+        last frames written. Inputs other than `video` are optional; connected ones are recorded \
+        for every frame.
+        """
+    public static let commands = [CommandDescription("status", "Path and frames written so far")]
+
+    @Input("The original (unblurred) reference view, I420") public var video: Image
+    @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
+    @OptionalInput("Detections of each frame") public var detections: Detections?
+    @OptionalInput("Focus of each frame") public var focus: FocusState?
+    @Parameter(default: "take-{time}.cine.mkv", "Output path (.mkv); {time} {date} {node} expand") public var path: String
+    @Parameter(default: .high, "Video quality: high (x264 q18) or lossless") public var quality: AssetQuality
+    @Parameter(default: "veryfast", "x264 speed preset") public var preset: String
+    @Parameter(default: 30, range: 1...240, "Frame rate written in the file") public var fps: Double
+    @Parameter(default: 0, range: 0...100_000, "Focal length of the reference view in pixels (0 = unknown)")
+    public var focalLength: Double
+    @Parameter(default: 0, range: 0...10, "Stereo baseline in metres (0 = unknown)") public var baseline: Double
+
+    private var writer: AssetWriter?
+    private var outputPath = ""
+
+    public init() {}
+
+    public func validate() throws {
+        let expanded = PathTemplate.expand(path, node: "asset")
+        if URL(fileURLWithPath: expanded).pathExtension.lowercased() != "mkv" {
+            throw ParameterError("path", "'\(path)' must end in .mkv (a cinematic asset is Matroska)")
+        }
+    }
+
+    public mutating func process(_ ctx: inout NodeContext) throws {
+        guard video.format == .i420 else {
+            throw ParameterError(nil, "asset takes I420 video, got \(video.format)")
+        }
+        if writer == nil {
+            try GStreamer.initialize()
+            outputPath = PathTemplate.expand(path, node: ctx.nodeName)
+            try PathTemplate.prepareFolder(for: outputPath)
+            let header = AssetHeader(referenceWidth: video.width, referenceHeight: video.height,
+                                     disparityWidth: disparity?.values.width, disparityHeight: disparity?.values.height,
+                                     fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
+                                     baselineMetres: baseline > 0 ? baseline : nil)
+            var options = AssetWriter.Options()
+            options.quality = quality.rawValue
+            options.speedPreset = preset
+            writer = try AssetWriter(path: outputPath, header: header, options: options)
+            ctx.logger.info("recording asset \(outputPath)")
+            ctx.post("recording-started", ["path": outputPath])
+        }
+        let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [])
+        try writer!.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
+    }
+
+    public mutating func finish(_ ctx: inout NodeContext) throws {
+        guard let writer else { return }
+        self.writer = nil
+        try writer.finish()
+        ctx.post("asset-saved", ["path": outputPath, "frames": String(writer.framesWritten)])
+    }
+
+    public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
+        guard command.name == "status" else { throw NodeCommandError("asset has no command '\(command.name)'; try 'status'") }
+        guard let writer else { return "not recording yet" }
+        return "\(outputPath): \(writer.framesWritten) frames"
+    }
+}
