@@ -128,6 +128,16 @@ public struct GraphBuilder {
             }
         }
 
+        // A node with inputs but none connected would have nothing to process.
+        for name in order {
+            let n = built[name]!
+            if !n.description.inputs.isEmpty && n.inputs.isEmpty && !errors.contains(where: { $0.key.hasPrefix("nodes.\(name)") }) {
+                let spec = spec.nodes.first { $0.name == name }!
+                errors.append(ConfigError(spec.location, key: "nodes.\(name)", "none of the node's inputs is connected",
+                                          hint: "connect at least one of: " + n.description.inputs.map(\.name).joined(separator: ", ")))
+            }
+        }
+
         // Topological order; whatever is left sits on a cycle.
         var indegree = Dictionary(uniqueKeysWithValues: order.map { ($0, 0) })
         for name in order { indegree[name] = Set(built[name]!.inputs.values.map(\.node)).count }

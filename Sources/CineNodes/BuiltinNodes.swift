@@ -21,5 +21,6 @@ extension NodeRegistry {
         register(PreviewSinkNode.self)
         register(FramesSinkNode.self)
         register(AssetSinkNode.self)
+        register(MetadataSinkNode.self)
     }
 }

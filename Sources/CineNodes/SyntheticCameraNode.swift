@@ -25,6 +25,7 @@ public struct SyntheticCameraNode: Node {
     @Output("The left (reference) view, I420") public var left: Image
     @Output("The right view, I420") public var right: Image
     @Output("Exact ground-truth disparity of the left view (float32, full resolution)") public var disparity: DisparityMap
+    @Output("Ground-truth detections: each subject's face (while facing the camera) and body") public var detections: Detections
 
     @Parameter(default: FrameSize(width: 1920, height: 1080), "Size of each view") public var size: FrameSize
     @Parameter(default: 30, range: 1...240, "Frames per second") public var fps: Double
@@ -66,6 +67,21 @@ public struct SyntheticCameraNode: Node {
         scene = SyntheticScene(c)
     }
 
+    /// Subject `k` has face ID `2k + 1` and body ID `2k + 2`, grouped under `k + 1`; a face is
+    /// reported only while it faces the camera (a detector sees no face from behind).
+    static func detections(_ subjects: [SyntheticSubject]) -> Detections {
+        var out: Detections = []
+        for s in subjects {
+            if s.facingCamera {
+                out.append(Detection(id: 2 * s.id + 1, groupID: s.id + 1, type: .humanFace, bounds: s.face,
+                                     disparity: s.disparity))
+            }
+            out.append(Detection(id: 2 * s.id + 2, groupID: s.id + 1, type: .humanBody, bounds: s.body,
+                                 disparity: s.disparity))
+        }
+        return out
+    }
+
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard let scene else { return }
         let t = Timestamp(frame: index, fps: fps)
@@ -84,6 +100,7 @@ public struct SyntheticCameraNode: Node {
         if let truth {
             disparity = DisparityMap(values: truth, referenceWidth: size.width, referenceHeight: size.height)
         }
+        if ctx.isConnected("detections") { detections = Self.detections(scene.subjects(at: t.seconds)) }
         index += 1
     }
 }

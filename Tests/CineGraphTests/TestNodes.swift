@@ -91,6 +91,14 @@ struct TextSink: Node {
     mutating func process(_ ctx: inout NodeContext) throws {}
 }
 
+/// A sink whose every input is optional.
+struct OptionalSink: Node {
+    static let kind = "optional-sink"
+    static let summary = "Takes anything."
+    @OptionalInput("Maybe a number") var input: Int?
+    mutating func process(_ ctx: inout NodeContext) throws {}
+}
+
 func testRegistry() -> NodeRegistry {
     let r = NodeRegistry()
     r.register(Tick.self)
@@ -98,6 +106,7 @@ func testRegistry() -> NodeRegistry {
     r.register(Adder.self)
     r.register(Collect.self)
     r.register(TextSink.self)
+    r.register(OptionalSink.self)
     return r
 }
 

@@ -102,6 +102,16 @@ func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
         #expect(e[0].description.contains("input 'b' (Int) is not connected"))
     }
 
+    @Test func aNodeWithOnlyOptionalInputsNeedsOneConnected() {
+        let e = errors("""
+            nodes:
+              src: { kind: tick }
+              opt: { kind: optional-sink }
+            """)
+        #expect(e.count == 1)
+        #expect(e.first?.description.contains("none of the node's inputs is connected") == true)
+    }
+
     @Test func cyclesAreRejected() {
         let e = errors("""
             nodes:

@@ -91,7 +91,11 @@ func scratch(_ name: String) -> String {
         #expect(r.stderr.contains("Summary of 'demo'"))
         let info = try MediaProbe.inspect(path: movie)
         #expect(info.width == 320 && info.height == 240)
-        #expect(info.frameCount == 90, "\(r.stderr)")
+        // Live: on a loaded machine the camera's edge may drop frames — every one is counted.
+        let drops = r.stderr.split(separator: "\n").first { $0.contains("packets dropped on live edges") }
+            .flatMap { line in line.split(separator: ",").last?.split(separator: " ").first.flatMap { Int($0) } }
+        #expect(drops != nil, "\(r.stderr)")
+        #expect(info.frameCount + (drops ?? 0) == 90, "\(r.stderr)")
         #expect(abs(info.durationSeconds - 3.0) < 0.1)
     }
 
