@@ -27,6 +27,8 @@ public final class MovieRecorder: @unchecked Sendable {
         /// `nil` for no audio, `default` for the default input device, `test` for a sine tone,
         /// or a GStreamer source description (`pulsesrc device=...`).
         public var audio: String? = nil
+        /// Bits per sample of the encoded video: 8, or 10 where the encoder offers it (x264, x265).
+        public var bitDepth: Int = 8
 
         /// Default options: automatic encoder, default bitrate, `veryfast`, no audio.
         public init() {}
@@ -61,9 +63,15 @@ public final class MovieRecorder: @unchecked Sendable {
         let container = try MovieFormat.container(forPath: path)
         let encoder = try MovieFormat.videoEncoder(preference: options.encoder, container: container)
         let isLive = options.audio != nil
+        guard options.bitDepth == 8 || options.bitDepth == 10 else {
+            throw GStreamerError(element: encoder, message: "bit depth \(options.bitDepth) is not supported (8 or 10)")
+        }
+        if options.bitDepth == 10 && !["x264enc", "x265enc"].contains(encoder) {
+            throw GStreamerError(element: encoder, message: "\(encoder) cannot encode 10-bit video; use x264 or x265")
+        }
         var video = [
             "appsrc name=src format=time" + (isLive ? " is-live=true do-timestamp=true" : ""),
-            "videoconvert", "video/x-raw,format=I420",
+            "videoconvert", options.bitDepth == 10 ? "video/x-raw,format=I420_10LE" : "video/x-raw,format=I420",
             MovieFormat.encoderDescription(
                 encoder, fps: fps, bitrateKbps: options.bitrateKbps,
                 speedPreset: options.speedPreset),

@@ -128,6 +128,17 @@ public final class Pipeline: @unchecked Sendable {
     }
 
     /// The stream's duration, when the pipeline can tell (usually once it has prerolled).
+    /// The caps of the first sample that reaches the appsink called `name` (for checking what a
+    /// stream holds: profile, format), or `nil` if none arrives within `timeout` seconds.
+    public func caps(ofElement name: String, timeout: Double = 10) -> String? {
+        guard let sink = child(named: name), cg_is_app_sink(sink) != 0 else { return nil }
+        defer { gst_object_unref(sink) }
+        guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), GstClockTime(timeout * 1e9)) else { return nil }
+        defer { gst_sample_unref(sample) }
+        guard let caps = gst_sample_get_caps(sample) else { return nil }
+        return GLibString.take(gst_caps_to_string(caps))
+    }
+
     public func durationSeconds() -> Double? {
         var nanoseconds: gint64 = 0
         guard gst_element_query_duration(element, GST_FORMAT_TIME, &nanoseconds) != 0, nanoseconds >= 0 else {

@@ -29,6 +29,7 @@ public struct MovieSinkNode: Node {
     @Parameter(default: 0, range: 0...200_000, "Bitrate in kbit/s (0 = encoder default)") public var bitrate: Int
     @Parameter(default: 30, range: 1...240, "Frame rate written in the file") public var fps: Double
     @Parameter(default: "none", "Audio: none, default, test, or a GStreamer source description") public var audio: String
+    @Parameter(default: 8, range: 8...10, "Bits per sample: 8, or 10 (x264/x265 High 10)") public var bitDepth: Int
 
     private var recorder: MovieRecorder?
     private var outputPath = ""
@@ -38,6 +39,7 @@ public struct MovieSinkNode: Node {
     public func validate() throws {
         let expanded = PathTemplate.expand(path, node: "movie")
         do { _ = try MovieFormat.muxer(forPath: expanded) } catch { throw ParameterError("path", "\(error)") }
+        if bitDepth != 8 && bitDepth != 10 { throw ParameterError("bit-depth", "\(bitDepth) is not 8 or 10") }
         let valid = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
         if !valid.contains(preset) {
             throw ParameterError("preset", "'\(preset)' is not an x264 preset",
@@ -55,6 +57,7 @@ public struct MovieSinkNode: Node {
             options.speedPreset = preset
             options.bitrateKbps = bitrate
             options.audio = audio == "none" ? nil : audio
+            options.bitDepth = bitDepth
             recorder = try MovieRecorder(path: outputPath, width: video.width, height: video.height, fps: fps,
                                          format: video.format, options: options)
             ctx.logger.info("recording \(outputPath): \(recorder!.pipelineDescription)")

@@ -136,6 +136,22 @@ func decodeFirstFrame(_ path: String) throws -> Image {
     }
 }
 
+@Suite(.serialized) struct MovieDepthTests {
+    @Test func tenBitMoviesAreHigh10() throws {
+        let path = temporaryFolder("tenbit").appendingPathComponent("m.mkv").path
+        var h = try NodeHarness(MovieSinkNode.self, parameters: ["path": path, "bit-depth": "10", "preset": "ultrafast"])
+        for i in 0..<10 { _ = try h.process(["video": grayFrame(96, 64)], at: Timestamp(frame: i, fps: 30)) }
+        try h.finish()
+        #expect(try MediaProbe.inspect(path: path).frameCount == 10)
+        let p = try Pipeline("filesrc location=\(path) ! matroskademux ! h264parse ! appsink name=sink sync=false")
+        try p.play()
+        defer { p.stop() }
+        let sink = try #require(p.caps(ofElement: "sink"))
+        #expect(sink.contains("high-10"), "\(sink)")
+        #expect(throws: ParameterError.self) { try NodeHarness(MovieSinkNode.self, parameters: ["bit-depth": "9"]) }
+    }
+}
+
 @Suite struct ImageDrawingTests {
     @Test func dashedAndSolidOutlinesLandOnTheEdges() {
         let image = grayFrame(100, 80, luma: 50)
