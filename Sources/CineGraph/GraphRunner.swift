@@ -88,7 +88,7 @@ public final class GraphRunner: Sendable {
             })
             let runner = NodeRunner(node: n, inbox: inboxes[n.name]!, connectedOutputs: connected,
                                     logger: options.logger, stopFlag: stopFlag, events: events) { failure in
-                log.error("\(failure.description)")
+                log.info("\(failure.description)")
                 failures.append(failure)
                 stopFlag.set()
             }

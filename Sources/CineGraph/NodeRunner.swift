@@ -106,7 +106,11 @@ final class NodeRunner: @unchecked Sendable {
         } catch {
             report(error, phase: phase, ctx: ctx)
             if phase == "process" {
-                do { try node.finish(&ctx) } catch { report(error, phase: "finish", ctx: ctx) }
+                let first = "\(error)"
+                do { try node.finish(&ctx) } catch {
+                    // A sink that failed writing usually fails finalising for the same reason: say it once.
+                    if "\(error)" != first { report(error, phase: "finish", ctx: ctx) }
+                }
             }
         }
         inbox.discard()

@@ -115,7 +115,7 @@ func scratch(_ name: String) -> String {
     @Test func secondInterruptAbortsAndTheMovieStillPlays() throws {
         let movie = scratch("abort") + "/take.mp4"
         let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
-                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGINT), (2.0, SIGINT)], after: "recording-started")
+                               "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGTERM), (2.0, SIGINT)], after: "recording-started")
         #expect(r.status == 130 || r.status == 0, "\(r.stderr)")
         let info = try MediaProbe.inspect(path: movie)
         #expect(info.frameCount >= 30, "frames: \(info.frameCount)")
@@ -130,6 +130,34 @@ func scratch(_ name: String) -> String {
         // Matroska clusters are written as they fill: most of the 3 s survive the kill.
         #expect(info.frameCount >= 30, "frames after SIGKILL: \(info.frameCount)")
         #expect(info.width == 320 && info.height == 240)
+    }
+
+    @Test func fullDiskStopsTheRunClearlyAndKeepsWhatWasWritten() throws {
+        // A real full disk: a 300 kB tmpfs (the tests run as root, as CI does).
+        let mountPoint = scratch("fulldisk")
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=300k", "tmpfs", mountPoint]
+        try mount.run()
+        mount.waitUntilExit()
+        #expect(mount.terminationStatus == 0, "mounting a tmpfs failed")
+        defer {
+            let umount = Process()
+            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            umount.arguments = [mountPoint]
+            try? umount.run()
+            umount.waitUntilExit()
+        }
+        let movie = mountPoint + "/full.mp4"
+        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.size=640x360", "--set", "camera.duration=6s",
+                               "--set", "movie.path=\(movie)", "--quiet"], timeout: 60)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("node 'movie' (movie) failed at frame"))
+        #expect(r.stderr.contains("filesink") && r.stderr.contains("No space left"))
+        #expect(r.stderr.components(separatedBy: "No space left").count == 2, "reported once: \(r.stderr)")
+        // Every complete fragment before the disk filled is playable.
+        let info = try MediaProbe.inspect(path: movie)
+        #expect(info.frameCount >= 30, "frames kept: \(info.frameCount)")
     }
 
     @Test func builtInDemoRunsWithNoGraphArgument() throws {
