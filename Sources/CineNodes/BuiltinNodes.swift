@@ -22,5 +22,6 @@ extension NodeRegistry {
         register(FramesSinkNode.self)
         register(AssetSinkNode.self)
         register(MetadataSinkNode.self)
+        register(AssetSourceNode.self)
     }
 }

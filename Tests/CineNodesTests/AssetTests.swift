@@ -76,3 +76,45 @@ import Testing
         #expect(throws: ParameterError.self) { try NodeHarness(AssetSinkNode.self, parameters: ["path": "x.mp4"]) }
     }
 }
+
+@Suite(.serialized) struct AssetSourceTests {
+    @Test func assetSourcePlaysBackFramesDisparityAndDetectionsInStep() throws {
+        let folder = temporaryFolder("assetsource")
+        let asset = folder.appendingPathComponent("a.cine.mkv").path
+        let record = try Graph.parse("""
+            nodes:
+              camera: { kind: synthetic, size: 160x96, live: false, duration: 2s, fps: 10 }
+              asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: camera.detections, path: "\(asset)", fps: 10 }
+            """, registry: .standard())
+        try GraphRunner(graph: record).run()
+
+        let lines = folder.appendingPathComponent("replay.jsonl").path
+        let copy = folder.appendingPathComponent("replay.mkv").path
+        let replay = try Graph.parse("""
+            nodes:
+              src: { kind: asset-source, path: "\(asset)" }
+              meta: { kind: metadata, detections: src.detections, path: "\(lines)" }
+              again: { kind: asset, video: src.video, disparity: src.disparity, path: "\(copy)", fps: 10 }
+            """, registry: .standard(), preflight: true)
+        let summary = try GraphRunner(graph: replay).run()
+        #expect(summary.nodes.first { $0.name == "src" }?.processed == 20)
+        // Detections come back with their frames' exact times.
+        let decoded = try String(contentsOfFile: lines, encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(LineView.self, from: Data($0.utf8)) }
+        #expect(decoded.map(\.time) == (0..<20).map { Timestamp(frame: $0, fps: 10).nanoseconds })
+        #expect(decoded.contains { !$0.detections.isEmpty })
+        // Disparity survives a second trip through the asset unchanged (both quantised to 1/64 px).
+        let a = try AssetTrackReader(path: asset, track: .disparity), b = try AssetTrackReader(path: copy, track: .disparity)
+        var frames = 0
+        while let (x, _) = try a.nextImage(), let (y, _) = try b.nextImage() {
+            #expect(pixelBytes(x) == pixelBytes(y))
+            frames += 1
+        }
+        #expect(frames == 20)
+    }
+
+    @Test func assetSourceNamesAMissingFile() throws {
+        let h = try NodeHarness(AssetSourceNode.self, parameters: ["path": "/nonexistent/take.cine.mkv"])
+        #expect(throws: ParameterError.self) { try h.instance.preflight() }
+    }
+}

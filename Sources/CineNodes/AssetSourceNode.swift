@@ -1,0 +1,71 @@
+// AssetSourceNode: plays a cinematic asset back — original frames, disparity and metadata of
+// each instant, in step — so that a graph can re-render it (`cinegraph render`).
+import CineGStreamer
+import CineGraph
+import CineMedia
+import Foundation
+
+/// Kind `asset-source`: reads a cinematic asset written by the `asset` node.
+public struct AssetSourceNode: Node {
+    public static let kind = "asset-source"
+    public static let summary = "Plays a cinematic asset back: original frames, disparity, detections and focus in step."
+    public static let details = """
+        Reads the three tracks of an asset (docs/asset.md) together and emits, per recorded \
+        frame, the original view, its disparity map (decoded to float32 at the track's resolution, \
+        in full-resolution pixels), the recorded detections and — when the recording had one — \
+        the recorded focus. Offline: nothing is dropped. `cinegraph render` builds a graph \
+        asset-source → bokeh → movie around it.
+        """
+
+    @Output("The original reference view, I420") public var video: Image
+    @Output("Disparity of each frame") public var disparity: DisparityMap
+    @Output("Detections recorded with each frame") public var detections: Detections
+    @Output("Focus recorded with each frame (not produced when none was recorded)") public var focus: FocusState
+    @Parameter(default: "", "The asset (.mkv)") public var path: String
+
+    private var videoTrack: AssetTrackReader?
+    private var disparityTrack: AssetTrackReader?
+    private var metadataTrack: AssetTrackReader?
+    private var header: AssetHeader?
+
+    public init() {}
+
+    public func validate() throws {
+        if path.isEmpty { throw ParameterError("path", "no asset given") }
+    }
+
+    public func preflight() throws {
+        if !FileManager.default.fileExists(atPath: path) { throw ParameterError("path", "no such asset: \(path)") }
+    }
+
+    public mutating func start(_ ctx: inout NodeContext) throws {
+        metadataTrack = try AssetTrackReader(path: path, track: .metadata)
+        videoTrack = try AssetTrackReader(path: path, track: .video, pool: ctx.pool)
+    }
+
+    public mutating func process(_ ctx: inout NodeContext) throws {
+        guard let metadataTrack, let videoTrack else { return }
+        guard let record = try metadataTrack.nextRecord(), let (frame, _) = try videoTrack.nextImage() else {
+            ctx.endOfStream()
+            return
+        }
+        if header == nil {
+            guard let h = metadataTrack.header else {
+                throw ParameterError("path", "\(path) has no cinegraph asset header: is it an asset?")
+            }
+            header = h
+            if h.disparityWidth != nil { disparityTrack = try AssetTrackReader(path: path, track: .disparity) }
+        }
+        ctx.timestamp = Timestamp(nanoseconds: record.time)
+        video = frame
+        if let disparityTrack, let h = header {
+            guard let (samples, _) = try disparityTrack.nextImage() else {
+                throw ParameterError("path", "\(path): the disparity track ends before frame \(ctx.frameIndex)")
+            }
+            disparity = DisparityMap(quantized: samples, scale: h.disparityScale, referenceWidth: frame.width,
+                                     referenceHeight: frame.height)
+        }
+        detections = record.detections
+        if let f = record.focus { focus = f }
+    }
+}
