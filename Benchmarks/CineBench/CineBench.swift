@@ -125,5 +125,8 @@ struct CineBench {
         report("egress ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerEgress / egress * Double(written) / Double(frames)))
         let info = try MediaProbe.inspect(path: "\(tmp)/bench-ours.mp4")
         report("egress check: frames in our file", "\(info.frameCount) of \(written)")
+
+        try runDisparityBench()
+        try runDetectorBench()
     }
 }

@@ -31,6 +31,16 @@ public enum FocusMode: String, Sendable, Codable, CaseIterable {
     case strong
 }
 
+/// Which way an object faces, as far as the detector can tell.
+public enum Facing: String, Sendable, Codable, CaseIterable {
+    /// Towards the camera (a frontal face).
+    case towards
+    /// Looking away (a profile, or the face lost while the body stays).
+    case away
+    /// Not known (bodies, salient objects).
+    case unknown
+}
+
 /// One object in one frame.
 public struct Detection: Sendable, Hashable, Codable {
     /// Stable across frames for the same object.
@@ -45,10 +55,14 @@ public struct Detection: Sendable, Hashable, Codable {
     /// Robust disparity of the object, in full-resolution pixels, if known.
     public var disparity: Double?
     public var focusMode: FocusMode
+    /// Which way the object faces, if the detector knows (`nil` for detections from older producers).
+    public var facing: Facing?
 
     /// Creates a detection.
     public init(id: Int, groupID: Int? = nil, type: DetectionType, bounds: NormalizedRect,
-                confidence: Double = 1, disparity: Double? = nil, focusMode: FocusMode = .none) {
+                confidence: Double = 1, disparity: Double? = nil, focusMode: FocusMode = .none,
+                facing: Facing? = nil) {
+        self.facing = facing
         self.id = id
         self.groupID = groupID ?? id
         self.type = type

@@ -23,5 +23,7 @@ extension NodeRegistry {
         register(AssetSinkNode.self)
         register(MetadataSinkNode.self)
         register(AssetSourceNode.self)
+        register(DisparityNode.self)
+        register(DetectorNode.self)
     }
 }

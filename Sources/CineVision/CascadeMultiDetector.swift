@@ -1,0 +1,121 @@
+// CascadeMultiDetector: the detector stage of the live pipeline — several cascades (faces
+// frontal + profile, bodies, cats, custom XML) run on one downscaled luma plane, merged into
+// TrackerObservations with confidence from neighbour counts and facing from the cascade.
+import CineMedia
+
+/// Runs the cascades of some object types on a frame and returns tracker observations.
+///
+/// Frames are detected at ``detectWidth`` (the luma plane is downscaled, bit-exact bilinear);
+/// each group's confidence is `min(1, neighbours / (2·(minNeighbors+1)))`, so groups that pass
+/// `minNeighbors` have confidence ≥ 0.5 (ByteTrack's high set) and weaker groups with at least
+/// 2 members are kept as low-confidence observations. A profile-face hit overlapping a frontal
+/// one is dropped; a lone profile hit is a face looking away.
+public struct CascadeMultiDetector: Sendable {
+    /// One loaded cascade with its meaning.
+    public struct Member: Sendable {
+        /// Type reported for its hits.
+        public var type: DetectionType
+        /// Facing reported for its hits.
+        public var facing: Facing
+        /// The detector.
+        public var detector: CascadeDetector
+    }
+
+    /// Cascades, in order.
+    public var members: [Member]
+    /// Width of the plane the cascades see (0 = full resolution).
+    public var detectWidth: Int
+    /// detectMultiScale parameters (minNeighbors is the high-confidence threshold).
+    public var parameters: CascadeDetector.Parameters
+    /// Whether whole-frame scans also run the `away` (profile) cascades. Off by default: the
+    /// profile cascade then runs only around tracked objects, where it tells a known face
+    /// turning away (a face entering in profile is found once it turns to the camera).
+    public var profilesInFullScans = false
+
+    /// Loads the cascades of `types` from `catalog` plus `extraCascades` (reported as `custom`).
+    /// - Throws: ``CascadeError`` for unknown types and unreadable or malformed files.
+    public init(types: [String], extraCascades: [String] = [], catalog: CascadeCatalog = .standard, profiles: Bool = true,
+                detectWidth: Int = 640, parameters: CascadeDetector.Parameters = .init()) throws {
+        var m: [Member] = []
+        for name in types {
+            let t = try catalog.type(named: name)
+            if t == .salientObject { continue }
+            for e in catalog.entries[t] ?? [] where profiles || e.facing != .away {
+                m.append(Member(type: t, facing: e.facing, detector: CascadeDetector(try CascadeClassifier(contentsOf: CascadeCatalog.resolve(e.file)))))
+            }
+        }
+        for f in extraCascades {
+            m.append(Member(type: .custom, facing: .unknown, detector: CascadeDetector(try CascadeClassifier(contentsOf: f))))
+        }
+        members = m
+        self.detectWidth = detectWidth
+        self.parameters = parameters
+    }
+
+    /// Detects in the luma plane of `image` (gray8, I420 or NV12): the whole frame, or with
+    /// `regions` only around those boxes (each grown by 50 % on every side, at scales from
+    /// 0.6× to 1.6× its size) — the cheap rounds between full scans while tracking.
+    /// - Throws: ``CascadeError`` for other formats.
+    public func observe(_ image: Image, around regions: [NormalizedRect]? = nil) throws -> [TrackerObservation] {
+        guard image.format == .gray8 || image.format == .i420 || image.format == .nv12 else {
+            throw CascadeError(file: "detector", "the detector needs gray8, I420 or NV12 images, got \(image.format)")
+        }
+        let p = image.plane(0)
+        let src = UnsafePointer(p.base.assumingMemoryBound(to: UInt8.self))
+        if detectWidth > 0 && detectWidth < p.width {
+            let w = detectWidth
+            let h = max(1, Int((Double(p.height) * Double(detectWidth) / Double(p.width)).rounded()))
+            var buffer = [UInt8](repeating: 0, count: w * h)
+            buffer.withUnsafeMutableBufferPointer {
+                CascadeScaler.resize(src, width: p.width, height: p.height, stride: p.stride, into: $0.baseAddress!,
+                                     width: w, height: h, stride: w)
+            }
+            return try buffer.withUnsafeBufferPointer { try observe($0.baseAddress!, width: w, height: h, stride: w, regions: regions) }
+        }
+        return try observe(src, width: p.width, height: p.height, stride: p.stride, regions: regions)
+    }
+
+    /// Runs every member on the plane (or on crops around `regions`) and merges the groups.
+    private func observe(_ src: UnsafePointer<UInt8>, width w: Int, height h: Int, stride: Int,
+                         regions: [NormalizedRect]?) throws -> [TrackerObservation] {
+        // Windows to scan, in plane pixels, with their size limits.
+        var jobs: [(x: Int, y: Int, w: Int, h: Int, minSide: Int, maxSide: Int)] = []
+        if let regions {
+            for r in regions {
+                let bw = r.width * Double(w), bh = r.height * Double(h)
+                let x0 = max(0, Int(r.x * Double(w) - 0.5 * bw)), y0 = max(0, Int(r.y * Double(h) - 0.5 * bh))
+                let x1 = min(w, Int((r.x + r.width) * Double(w) + 0.5 * bw)), y1 = min(h, Int((r.y + r.height) * Double(h) + 0.5 * bh))
+                guard x1 - x0 >= 8, y1 - y0 >= 8 else { continue }
+                jobs.append((x0, y0, x1 - x0, y1 - y0, max(parameters.minWidth, Int(0.6 * min(bw, bh))), Int(1.6 * max(bw, bh)) + 1))
+            }
+        } else {
+            jobs.append((0, 0, w, h, parameters.minWidth, 0))
+        }
+        var out: [TrackerObservation] = []
+        let W = Double(w), H = Double(h)
+        for m in members where regions != nil || m.facing != .away || profilesInFullScans {
+            for job in jobs {
+                var p = parameters
+                p.minWidth = max(parameters.minWidth, job.minSide)
+                p.minHeight = max(parameters.minHeight, job.minSide)
+                if job.maxSide > 0 { p.maxWidth = job.maxSide; p.maxHeight = job.maxSide }
+                let raw = try m.detector.candidates(pixels: src + job.y * stride + job.x, width: job.w, height: job.h,
+                                                    rowStride: stride, parameters: p)
+                let grouped = RectangleGrouping.group(raw, minNeighbors: 1, eps: 0.2)
+                for (r, n) in zip(grouped.rects, grouped.neighbors) {
+                    let conf = min(1, Double(n) / Double(2 * (parameters.minNeighbors + 1)))
+                    let b = NormalizedRect(x: Double(r.x + job.x) / W, y: Double(r.y + job.y) / H,
+                                           width: Double(r.width) / W, height: Double(r.height) / H)
+                    // Overlapping crops see the same object: keep the first; a profile under a frontal hit is the same face.
+                    if out.contains(where: { $0.type == m.type && ObjectTracker.iou($0.bounds, b) > 0.5 }) { continue }
+                    if m.facing == .away,
+                       out.contains(where: { $0.type == m.type && $0.facing == .towards && ObjectTracker.iou($0.bounds, b) > 0.2 }) {
+                        continue
+                    }
+                    out.append(TrackerObservation(type: m.type, bounds: b, confidence: conf, facing: m.facing))
+                }
+            }
+        }
+        return out
+    }
+}

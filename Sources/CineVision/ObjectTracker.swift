@@ -1,0 +1,289 @@
+// ObjectTracker: stable identities for detections across frames — a constant-velocity motion
+// model, ByteTrack-style two-pass IoU association gated by disparity, short-miss survival,
+// face↔body grouping, the looking-away signal and robust per-object disparity.
+import CineMedia
+
+/// Gives every detected object a stable ``Detection/id`` across frames.
+///
+/// Each frame call ``update(_:disparity:)`` with the detector's observations, or
+/// ``predict(disparity:)`` on frames where the detector did not run (detection every N
+/// frames). Association is ByteTrack's: high-confidence observations are matched to every
+/// track by IoU with the predicted boxes, then remaining tracks to low-confidence observations;
+/// pairs whose disparities disagree are never matched (so two subjects crossing at different
+/// depths keep their IDs). Unmatched tracks coast on their velocity for up to
+/// ``Configuration/maxMisses`` detection rounds; new IDs go only to unmatched high-confidence
+/// observations. All state is in this value.
+public struct ObjectTracker: Sendable {
+    /// Tuning.
+    public struct Configuration: Sendable, Hashable {
+        /// Observations at or above this confidence start tracks and are matched first.
+        public var highConfidence = 0.5
+        /// Observations below this are ignored.
+        public var lowConfidence = 0.1
+        /// Minimum IoU for the first (high-confidence) pass.
+        public var matchIoU = 0.2
+        /// Minimum IoU for the second (low-confidence) pass.
+        public var lowMatchIoU = 0.4
+        /// Detection rounds a track survives without a match (then its ID is retired).
+        public var maxMisses = 20
+        /// Detection rounds a missed track is still reported (coasting on its motion).
+        public var reportedMisses = 2
+        /// Relative disparity difference above which a track and an observation cannot match.
+        public var disparityGate = 0.25
+        /// Position smoothing (alpha-beta filter): weight of a new measurement.
+        public var alpha = 0.7
+        /// Velocity smoothing: weight of a new velocity measurement.
+        public var beta = 0.3
+        /// Missed face rounds, while its body is still tracked, after which the face is reported as looking away.
+        public var awayAfterMisses = 1
+        /// Shrink factor of a box before taking its median disparity (0.5 = the central half).
+        public var disparityShrink = 0.5
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// One track's state.
+    struct Track: Sendable {
+        var id: Int
+        var type: DetectionType
+        var cx, cy, w, h: Double
+        var vx = 0.0, vy = 0.0
+        var misses = 0
+        var framesSinceUpdate = 0
+        var confidence: Double
+        var facing: Facing
+        var disparity: Double?
+        var groupID: Int
+        var hits = 1
+
+        var rect: NormalizedRect { NormalizedRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h) }
+    }
+
+    /// The configuration.
+    public var configuration: Configuration
+    private(set) var tracks: [Track] = []
+    private var nextID: Int
+
+    /// Creates a tracker; IDs start at `firstID`.
+    public init(configuration: Configuration = Configuration(), firstID: Int = 1) {
+        self.configuration = configuration
+        nextID = firstID
+    }
+
+    /// Number of live tracks (reported or coasting).
+    public var trackCount: Int { tracks.count }
+
+    /// Advances every track by one frame of motion and reports them (no detector this frame).
+    public mutating func predict(disparity: DisparityMap? = nil) -> Detections {
+        for i in tracks.indices {
+            tracks[i].cx += tracks[i].vx
+            tracks[i].cy += tracks[i].vy
+            tracks[i].framesSinceUpdate += 1
+            if let disparity, tracks[i].type != .salientObject {
+                tracks[i].disparity = Self.robustDisparity(in: tracks[i].rect, map: disparity, previous: tracks[i].disparity,
+                                                           shrink: configuration.disparityShrink) ?? tracks[i].disparity
+            }
+        }
+        return report()
+    }
+
+    /// Associates this frame's observations with the tracks and reports the tracked objects.
+    public mutating func update(_ observations: [TrackerObservation], disparity: DisparityMap? = nil) -> Detections {
+        let c = configuration
+        // Motion prediction over the frames since the last detection round.
+        for i in tracks.indices {
+            tracks[i].cx += tracks[i].vx
+            tracks[i].cy += tracks[i].vy
+            tracks[i].framesSinceUpdate += 1
+        }
+        var obs = observations.filter { $0.confidence >= c.lowConfidence && $0.bounds.width > 0 && $0.bounds.height > 0 }
+        if let disparity {
+            for i in obs.indices where obs[i].disparity == nil {
+                obs[i].disparity = Self.robustDisparity(in: obs[i].bounds, map: disparity, previous: nil, shrink: c.disparityShrink)
+            }
+        }
+        var trackUsed = [Bool](repeating: false, count: tracks.count)
+        var obsUsed = [Bool](repeating: false, count: obs.count)
+        // Pass 1: high-confidence observations against every track.
+        associate(obs, high: true, minIoU: c.matchIoU, trackUsed: &trackUsed, obsUsed: &obsUsed, disparity: disparity)
+        // Pass 2: low-confidence observations against tracks that were seen last round.
+        associate(obs, high: false, minIoU: c.lowMatchIoU, trackUsed: &trackUsed, obsUsed: &obsUsed, disparity: disparity)
+        for i in tracks.indices where !trackUsed[i] { tracks[i].misses += 1 }
+        tracks.removeAll { $0.misses > c.maxMisses }
+        // New tracks for unmatched high-confidence observations.
+        for (j, o) in obs.enumerated() where !obsUsed[j] && o.confidence >= c.highConfidence && o.type != .salientObject {
+            let b = o.bounds
+            tracks.append(Track(id: nextID, type: o.type, cx: b.x + b.width / 2, cy: b.y + b.height / 2, w: b.width,
+                                h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity, groupID: nextID))
+            nextID += 1
+        }
+        for i in tracks.indices { tracks[i].framesSinceUpdate = tracks[i].misses == 0 ? 0 : tracks[i].framesSinceUpdate }
+        regroup()
+        return report()
+    }
+
+    /// Starts tracking a salient object (from ``SalientObjectFinder``) under a new ID; returns the ID.
+    public mutating func addSalientObject(bounds: NormalizedRect, disparity: Double?) -> Int {
+        let id = nextID
+        nextID += 1
+        tracks.append(Track(id: id, type: .salientObject, cx: bounds.x + bounds.width / 2, cy: bounds.y + bounds.height / 2,
+                            w: bounds.width, h: bounds.height, confidence: 1, facing: .unknown, disparity: disparity, groupID: id))
+        return id
+    }
+
+    /// Replaces the box of salient track `id` with a new measurement (nil = lost this frame).
+    public mutating func updateSalientObject(id: Int, bounds: NormalizedRect?, disparity: Double?) {
+        guard let i = tracks.firstIndex(where: { $0.id == id }) else { return }
+        guard let b = bounds else {
+            tracks[i].misses += 1
+            if tracks[i].misses > configuration.maxMisses { tracks.remove(at: i) }
+            return
+        }
+        correct(i, b)
+        tracks[i].misses = 0
+        if let disparity { tracks[i].disparity = disparity }
+    }
+
+    /// The predicted box and disparity of track `id`, if it is alive.
+    public func state(of id: Int) -> (bounds: NormalizedRect, disparity: Double?)? {
+        tracks.first { $0.id == id }.map { ($0.rect, $0.disparity) }
+    }
+
+    /// Stops tracking `id`.
+    public mutating func remove(id: Int) { tracks.removeAll { $0.id == id } }
+
+    /// Greedy matching by descending IoU (adequate for the few objects of a scene; O(T·O log)).
+    private mutating func associate(_ obs: [TrackerObservation], high: Bool, minIoU: Double, trackUsed: inout [Bool],
+                                    obsUsed: inout [Bool], disparity: DisparityMap?) {
+        var pairs: [(iou: Double, t: Int, o: Int)] = []
+        for (j, o) in obs.enumerated() where !obsUsed[j] && (o.confidence >= configuration.highConfidence) == high {
+            for (i, t) in tracks.enumerated() where !trackUsed[i] && t.type == o.type && t.type != .salientObject {
+                if !high && t.misses > 0 { continue }
+                if let a = t.disparity, let b = o.disparity, abs(a - b) > configuration.disparityGate * max(a, b, 1) { continue }
+                let iou = Self.iou(t.rect, o.bounds)
+                if iou >= minIoU { pairs.append((iou, i, j)) }
+            }
+        }
+        pairs.sort { $0.iou > $1.iou }
+        for p in pairs where !trackUsed[p.t] && !obsUsed[p.o] {
+            trackUsed[p.t] = true
+            obsUsed[p.o] = true
+            let o = obs[p.o]
+            correct(p.t, o.bounds)
+            tracks[p.t].misses = 0
+            tracks[p.t].hits += 1
+            tracks[p.t].confidence = o.confidence
+            if o.facing != .unknown { tracks[p.t].facing = o.facing }
+            if let disparity {
+                tracks[p.t].disparity = Self.robustDisparity(in: tracks[p.t].rect, map: disparity, previous: tracks[p.t].disparity,
+                                                             shrink: configuration.disparityShrink) ?? o.disparity
+            } else if let d = o.disparity {
+                tracks[p.t].disparity = d
+            }
+        }
+    }
+
+    /// Alpha-beta correction of track `i` towards a measured box.
+    private mutating func correct(_ i: Int, _ b: NormalizedRect) {
+        let c = configuration
+        let mx = b.x + b.width / 2, my = b.y + b.height / 2
+        let n = Double(max(1, tracks[i].framesSinceUpdate))
+        let rx = mx - tracks[i].cx, ry = my - tracks[i].cy
+        tracks[i].cx += c.alpha * rx
+        tracks[i].cy += c.alpha * ry
+        tracks[i].vx += c.beta * rx / n
+        tracks[i].vy += c.beta * ry / n
+        tracks[i].w += c.alpha * (b.width - tracks[i].w)
+        tracks[i].h += c.alpha * (b.height - tracks[i].h)
+        tracks[i].framesSinceUpdate = 0
+    }
+
+    /// Ties faces to bodies: a face whose centre is inside a body's top 40 % joins the body's
+    /// group (keeping its previous body while that still fits); a face lost while its body is
+    /// still seen is reported as looking away; a body takes its face's facing.
+    private mutating func regroup() {
+        let bodies = tracks.indices.filter { tracks[$0].type == .humanBody }
+        for i in tracks.indices where tracks[i].type == .humanFace {
+            let f = tracks[i]
+            func fits(_ b: Track) -> Bool {
+                let r = b.rect
+                return f.cx >= r.x && f.cx <= r.x + r.width && f.cy >= r.y && f.cy <= r.y + 0.4 * r.height
+            }
+            if let keep = bodies.first(where: { tracks[$0].id == f.groupID }), fits(tracks[keep]) { continue }
+            if let b = bodies.filter({ fits(tracks[$0]) }).min(by: { abs(tracks[$0].cx - f.cx) < abs(tracks[$1].cx - f.cx) }) {
+                tracks[i].groupID = tracks[b].groupID
+            } else {
+                tracks[i].groupID = f.id
+            }
+        }
+        for b in bodies {
+            let gid = tracks[b].groupID
+            if let fi = tracks.indices.first(where: { tracks[$0].type == .humanFace && tracks[$0].groupID == gid }) {
+                if tracks[fi].misses >= configuration.awayAfterMisses && tracks[b].misses == 0 { tracks[fi].facing = .away }
+                tracks[b].facing = tracks[fi].facing
+            }
+        }
+    }
+
+    /// The objects as last reported (after the latest ``update(_:disparity:)``, ``predict(disparity:)``
+    /// or salient-object change): tracks seen within ``Configuration/reportedMisses`` rounds, and faces
+    /// whose body is still seen (reported as looking away), clipped to the frame.
+    public func report() -> Detections {
+        let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
+        return tracks.compactMap { t in
+            let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
+            guard t.misses <= configuration.reportedMisses || away else { return nil }
+            let r = t.rect
+            let x0 = min(1, max(0, r.x)), y0 = min(1, max(0, r.y))
+            let x1 = min(1, max(x0, r.x + r.width)), y1 = min(1, max(y0, r.y + r.height))
+            guard x1 > x0, y1 > y0 else { return nil }
+            return Detection(id: t.id, groupID: t.groupID, type: t.type,
+                             bounds: NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                             confidence: t.misses == 0 ? t.confidence : t.confidence * 0.5, disparity: t.disparity,
+                             facing: t.facing)
+        }
+    }
+
+    /// Intersection over union of two normalised rectangles.
+    public static func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Double {
+        let ix = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
+        let iy = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
+        let inter = ix * iy
+        let u = a.width * a.height + b.width * b.height - inter
+        return u > 0 ? inter / u : 0
+    }
+
+    /// The median disparity over the central part of `box` (shrunk by `shrink`), sampled on at
+    /// most 24×24 points. With a `previous` value, the median of the samples within 20 % of it
+    /// is taken when they are at least a quarter of the box, so an object entering the box
+    /// does not pull the value to its own depth. `nil` when no valid sample.
+    /// Cost: ≤ 576 samples + a sort.
+    public static func robustDisparity(in box: NormalizedRect, map: DisparityMap, previous: Double?, shrink: Double = 0.5) -> Double? {
+        let vw = map.values.width, vh = map.values.height
+        let cx = box.x + box.width / 2, cy = box.y + box.height / 2
+        let hw = box.width * shrink / 2, hh = box.height * shrink / 2
+        let x0 = max(0, Int((cx - hw) * Double(vw))), x1 = min(vw - 1, Int((cx + hw) * Double(vw)))
+        let y0 = max(0, Int((cy - hh) * Double(vh))), y1 = min(vh - 1, Int((cy + hh) * Double(vh)))
+        guard x1 >= x0, y1 >= y0 else { return nil }
+        let sx = max(1, (x1 - x0 + 1) / 24), sy = max(1, (y1 - y0 + 1) / 24)
+        var samples: [Float] = []
+        samples.reserveCapacity(576)
+        let plane = map.values.plane(0)
+        for y in Swift.stride(from: y0, through: y1, by: sy) {
+            let row = plane.row(y, as: Float.self)
+            for x in Swift.stride(from: x0, through: x1, by: sx) where row[x].isFinite { samples.append(row[x]) }
+        }
+        guard !samples.isEmpty else { return nil }
+        if let p = previous {
+            let tol = Float(max(1, 0.2 * p))
+            let near = samples.filter { abs(Double($0) - p) <= Double(tol) }
+            if near.count * 4 >= samples.count { return Double(median(near)) }
+        }
+        return Double(median(samples))
+    }
+
+    private static func median(_ v: [Float]) -> Float {
+        let s = v.sorted()
+        return s[s.count / 2]
+    }
+}

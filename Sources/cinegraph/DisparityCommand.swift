@@ -1,0 +1,160 @@
+// `cinegraph disparity`: match one stereo pair from image files and write the disparity as a
+// Middlebury PFM (and optionally a colour-mapped PNG preview).
+import ArgumentParser
+import CineGStreamer
+import CineMedia
+import CineVision
+import Foundation
+
+struct DisparityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disparity",
+        abstract: "Compute the disparity of a rectified stereo pair of images.",
+        discussion: """
+            Reads LEFT and RIGHT with GStreamer (PNG, JPEG, …), matches them with the census + \
+            semi-global matcher of the `disparity` node, and writes OUT.pfm in the Middlebury \
+            convention: little-endian float PFM, rows bottom to top, disparity in pixels of the \
+            full-resolution left image (right x = left x − d), invalid pixels +inf.
+            """)
+
+    @Argument(help: "The left (reference) image.") var left: String
+    @Argument(help: "The right image.") var right: String
+    @Option(name: .shortAndLong, help: "Output PFM file.") var output: String
+    @Option(help: "Largest disparity searched, in full-resolution pixels.") var maxDisparity = 128
+    @Option(help: "Processing scale (1 = full resolution; the map is upsampled back edge-aware).") var scale = 1.0
+    @Option(help: "Aggregation paths: 3 or 5.") var paths = 5
+    @Option(help: "Threads for the kernels.") var threads = ProcessInfo.processInfo.activeProcessorCount
+    @Flag(inversion: .prefixedNo, help: "Fill invalid pixels with the background disparity.") var fillHoles = true
+    @Option(help: "Write a colour-mapped PNG of the disparity here (near = warm, far = cool, invalid = black).")
+    var preview: String?
+    @Option(
+        help: """
+            Stereo calibration: one OpenCV FileStorage file (YAML/XML: K1 D1 K2 D2 R T, or R1 R2 P1 P2), or \
+            the option twice for a pair of ROS camera_info files (left, then right). The pair is rectified first.
+            """)
+    var calibration: [String] = []
+
+    func run() throws {
+        guard calibration.count <= 2 else {
+            throw ValidationError("--calibration takes one file, or two ROS camera_info files")
+        }
+        guard paths == 3 || paths == 5 else { throw ValidationError("--paths must be 3 or 5, got \(paths)") }
+        try GStreamer.initialize()
+        var l = try Self.readGray(left), r = try Self.readGray(right)
+        if !calibration.isEmpty {
+            guard l.width == r.width && l.height == r.height else {
+                throw DisparityToolError("\(left) is \(l.width)x\(l.height) but \(right) is \(r.width)x\(r.height)")
+            }
+            do {
+                let c =
+                    calibration.count == 1
+                    ? try StereoCalibration.load(contentsOf: calibration[0])
+                    : try StereoCalibration.load(rosLeft: calibration[0], rosRight: calibration[1])
+                let rectified = try StereoRectifier(
+                    calibration: c, width: l.width, height: l.height,
+                    file: calibration.joined(separator: ", ")
+                )
+                .rectify(StereoFrame(left: l, right: r))
+                (l, r) = (rectified.left, rectified.right)
+            } catch {
+                throw DisparityToolError("\(error)")
+            }
+        }
+        var c = StereoMatcher.Configuration(
+            scale: scale, maxDisparity: maxDisparity, paths: paths == 3 ? .three : .five, fillHoles: fillHoles,
+            upsampling: scale < 1 ? .edgeAware : .none, threads: threads)
+        c.speckleSize = max(20, Int(40 * scale * scale * Double(l.width * l.height) / (480 * 270 * 16 * 0.0625)))
+        let map: DisparityMap
+        do {
+            let matcher = try StereoMatcher(c)
+            let t0 = Date()
+            map = try matcher.match(left: l, right: r)
+            printError(
+                String(format: "disparity: %dx%d, %.0f ms", l.width, l.height, Date().timeIntervalSince(t0) * 1000))
+        } catch {
+            throw DisparityToolError("\(left), \(right): \(error)")
+        }
+        try Self.writePFM(map.values, to: output)
+        if let preview { try Self.writePreview(map.values, maxDisparity: Float(maxDisparity), to: preview) }
+    }
+
+    /// Reads an image file as gray8 through `filesrc ! decodebin ! videoconvert ! GRAY8 ! appsink`.
+    static func readGray(_ path: String) throws -> Image {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw DisparityToolError("\(path): no such file, or it is not readable")
+        }
+        let quoted = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let p = try Pipeline(
+            "filesrc location=\"\(quoted)\" ! decodebin ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=sink sync=false"
+        )
+        let reader = try AppSinkReader(pipeline: p, name: "sink")
+        try p.play()
+        defer { p.stop() }
+        do {
+            switch try reader.next(timeout: 10) {
+            case .frame(let image, _): return image
+            case .endOfStream: throw DisparityToolError("\(path): the file holds no image")
+            case .timeout: throw DisparityToolError("\(path): timed out decoding the image")
+            }
+        } catch let e as GStreamerError {
+            throw DisparityToolError("\(path): cannot be read as an image: \(e)")
+        }
+    }
+
+    /// Writes a float32 image as little-endian PFM (`Pf`, scale −1), rows bottom to top.
+    static func writePFM(_ values: Image, to path: String) throws {
+        var data = Data("Pf\n\(values.width) \(values.height)\n-1.0\n".utf8)
+        let plane = values.plane(0)
+        data.reserveCapacity(data.count + values.width * values.height * 4)
+        for y in stride(from: values.height - 1, through: 0, by: -1) {
+            let row = plane.row(y, as: Float.self)
+            for x in 0..<values.width {
+                withUnsafeBytes(of: row[x].bitPattern.littleEndian) { data.append(contentsOf: $0) }
+            }
+        }
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw DisparityToolError("\(path): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes a colour-mapped PNG through `appsrc ! videoconvert ! pngenc ! filesink`.
+    static func writePreview(_ values: Image, maxDisparity: Float, to path: String) throws {
+        let w = values.width, h = values.height
+        let rgba = Image(width: w, height: h, format: .rgba8)
+        let src = values.plane(0), dst = rgba.plane(0)
+        for y in 0..<h {
+            let s = src.row(y, as: Float.self), d = dst.row(y, as: UInt8.self)
+            for x in 0..<w {
+                let (r, g, b) = colour(s[x].isFinite ? min(1, max(0, s[x] / maxDisparity)) : -1)
+                d[4 * x] = r; d[4 * x + 1] = g; d[4 * x + 2] = b; d[4 * x + 3] = 255
+            }
+        }
+        let quoted = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let p = try Pipeline(
+            "appsrc name=src ! videoconvert ! pngenc snapshot=true ! filesink location=\"\(quoted)\"")
+        let writer = try AppSrcWriter(pipeline: p, name: "src", format: .rgba8, width: w, height: h, fps: 1)
+        try p.play()
+        defer { p.stop() }
+        try writer.push(rgba, at: .zero)
+        writer.endOfStream()
+        guard try p.waitForEndOfStream(timeout: 30) else { throw DisparityToolError("\(path): PNG encoding timed out") }
+    }
+
+    /// A perceptual-ish ramp: far (0) dark blue → cyan → yellow → near (1) red; black if invalid.
+    static func colour(_ t: Float) -> (UInt8, UInt8, UInt8) {
+        if t < 0 { return (0, 0, 0) }
+        let stops: [(Float, Float, Float)] = [(0.05, 0.05, 0.4), (0.0, 0.6, 0.9), (0.95, 0.9, 0.1), (0.85, 0.05, 0.05)]
+        let f = t * 3, i = min(2, Int(f)), u = f - Float(i)
+        let a = stops[i], b = stops[i + 1]
+        func c(_ x: Float, _ y: Float) -> UInt8 { UInt8(max(0, min(255, (x + (y - x) * u) * 255))) }
+        return (c(a.0, b.0), c(a.1, b.1), c(a.2, b.2))
+    }
+}
+
+/// A failure of `cinegraph disparity` that is about the inputs, not the command line (no usage text).
+struct DisparityToolError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,145 @@
+// ObjectTracker and SalientObjectFinder tests: identities through a crossing of two synthetic
+// subjects (with occlusion), face↔body groups, the looking-away signal, ByteTrack's
+// low-confidence pass, robust disparity against an intruder, salient-object segmentation.
+import CineMedia
+import CineVision
+import Foundation
+import Testing
+
+/// Observations a perfect detector would give for the synthetic scene at `t`: frontal faces of
+/// subjects facing the camera, bodies; the farther of two overlapping subjects is hidden.
+private func observations(_ scene: SyntheticScene, at t: Double) -> [TrackerObservation] {
+    let subjects = scene.subjects(at: t)
+    var out: [TrackerObservation] = []
+    for s in subjects {
+        let nearer = subjects.filter { $0.id != s.id && $0.disparity > s.disparity }
+        let faceHidden = nearer.contains { n in
+            let cx = s.face.x + s.face.width / 2
+            return cx > n.body.x && cx < n.body.x + n.body.width
+        }
+        let bodyHidden = nearer.contains { ObjectTracker.iou($0.body, s.body) > 0.3 }
+        if s.facingCamera && !faceHidden && s.face.width > 0.01 && s.face.height > 0.01 {
+            out.append(TrackerObservation(type: .humanFace, bounds: s.face, confidence: 0.9, facing: .towards, disparity: s.disparity))
+        }
+        if !bodyHidden && s.body.width > 0.02 {
+            out.append(TrackerObservation(type: .humanBody, bounds: s.body, confidence: 0.9, facing: .unknown, disparity: s.disparity))
+        }
+    }
+    return out
+}
+
+/// The subject whose box best overlaps a detection.
+private func subject(of d: Detection, in subjects: [SyntheticSubject]) -> SyntheticSubject? {
+    subjects.max { a, b in
+        let ra = d.type == .humanFace ? a.face : a.body, rb = d.type == .humanFace ? b.face : b.body
+        return ObjectTracker.iou(ra, d.bounds) < ObjectTracker.iou(rb, d.bounds)
+    }.flatMap { s in ObjectTracker.iou(d.type == .humanFace ? s.face : s.body, d.bounds) > 0.3 ? s : nil }
+}
+
+@Suite("ObjectTracker")
+struct TrackerTests {
+    @Test func testIDsSurviveACrossingOfTwoSubjects() throws {
+        var cfg = SyntheticScene.Configuration(width: 320, height: 180, fps: 15, seed: 1)
+        cfg.subjectCount = 2
+        let scene = SyntheticScene(cfg)
+        var tracker = ObjectTracker()
+        var bodyID: [Int: Int] = [:]   // subject → body track id
+        var switches = 0, crossings = 0, occludedFrames = 0
+        var lastVisible: [Int: Int] = [:]
+        for f in 0..<scene.frameCount {
+            let t = scene.time(ofFrame: f)
+            let obs = observations(scene, at: t)
+            let subjects = scene.subjects(at: t)
+            if subjects.count == 2, ObjectTracker.iou(subjects[0].body, subjects[1].body) > 0.1 { crossings += 1 }
+            if obs.filter({ $0.type == .humanBody }).count < subjects.count { occludedFrames += 1 }
+            let out = tracker.update(obs, disparity: nil)
+            for d in out where d.type == .humanBody {
+                guard let s = subject(of: d, in: subjects) else { continue }
+                // A subject that left the frame may come back with a new ID; within a visit it must not change.
+                if let old = bodyID[s.id], old != d.id, (lastVisible[s.id] ?? -100) >= f - 3 { switches += 1 }
+                bodyID[s.id] = d.id
+                lastVisible[s.id] = f
+            }
+        }
+        try #require(crossings > 0, "the scene must contain a crossing")
+        #expect(occludedFrames > 0)
+        #expect(switches == 0)
+        #expect(Set(bodyID.values).count == bodyID.count, "two subjects never share an ID")
+    }
+
+    @Test func testFaceAndBodyShareAGroupAndFaceTurnsAway() {
+        var tracker = ObjectTracker()
+        let body = NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.7)
+        let face = NormalizedRect(x: 0.45, y: 0.22, width: 0.1, height: 0.12)
+        var out = tracker.update([TrackerObservation(type: .humanBody, bounds: body, confidence: 0.9),
+                                  TrackerObservation(type: .humanFace, bounds: face, confidence: 0.9, facing: .towards)])
+        let f0 = out.first { $0.type == .humanFace }!, b0 = out.first { $0.type == .humanBody }!
+        #expect(f0.groupID == b0.id && b0.groupID == b0.id)
+        #expect(f0.facing == .towards)
+        // The subject turns round: the frontal face is gone, the body stays.
+        for _ in 0..<5 { out = tracker.update([TrackerObservation(type: .humanBody, bounds: body, confidence: 0.9)]) }
+        let f1 = out.first { $0.type == .humanFace }
+        #expect(f1?.id == f0.id && f1?.facing == .away)
+        #expect(out.first { $0.type == .humanBody }?.facing == .away)
+        // Turns back: same face ID, towards again.
+        out = tracker.update([TrackerObservation(type: .humanBody, bounds: body, confidence: 0.9),
+                              TrackerObservation(type: .humanFace, bounds: face, confidence: 0.9, facing: .towards)])
+        #expect(out.first { $0.type == .humanFace }.map { $0.id == f0.id && $0.facing == .towards } == true)
+    }
+
+    @Test func testLowConfidenceContinuesTracksButStartsNone() {
+        var tracker = ObjectTracker()
+        let a = NormalizedRect(x: 0.1, y: 0.1, width: 0.1, height: 0.1)
+        let moved = NormalizedRect(x: 0.11, y: 0.1, width: 0.1, height: 0.1)
+        let id = tracker.update([TrackerObservation(type: .humanFace, bounds: a, confidence: 0.9)])[0].id
+        let out = tracker.update([TrackerObservation(type: .humanFace, bounds: moved, confidence: 0.3),
+                                  TrackerObservation(type: .humanFace, bounds: NormalizedRect(x: 0.7, y: 0.7, width: 0.1, height: 0.1), confidence: 0.3)])
+        #expect(out.count == 1 && out[0].id == id)
+    }
+
+    @Test func testShortMissKeepsIDAndMotionCarriesTheBox() {
+        var tracker = ObjectTracker()
+        var ids: Set<Int> = []
+        for f in 0..<30 {
+            let r = NormalizedRect(x: 0.1 + 0.01 * Double(f), y: 0.3, width: 0.1, height: 0.1)
+            let obs = (12..<16).contains(f) ? [] : [TrackerObservation(type: .catFace, bounds: r, confidence: 0.9)]
+            for d in tracker.update(obs) { ids.insert(d.id) }
+        }
+        #expect(ids.count == 1)
+    }
+
+    @Test func testRobustDisparityIgnoresAnObjectEnteringTheBox() {
+        let img = Image(width: 40, height: 40, format: .float32)
+        for y in 0..<40 {
+            let row = img.plane(0).row(y, as: Float.self)
+            for x in 0..<40 { row[x] = x < 22 ? 30 : 10 }  // a near object covers the left part of the box
+        }
+        let map = DisparityMap(values: img, referenceWidth: 40, referenceHeight: 40)
+        let box = NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+        #expect(ObjectTracker.robustDisparity(in: box, map: map, previous: 10) == 10)
+        #expect(ObjectTracker.robustDisparity(in: box, map: map, previous: nil) == 30)
+    }
+
+    @Test func testSalientObjectIsTheSubjectUnderThePoint() throws {
+        var cfg = SyntheticScene.Configuration(width: 320, height: 180, fps: 15, seed: 1)
+        cfg.subjectCount = 1
+        let scene = SyntheticScene(cfg)
+        // A frame where the subject is fully inside.
+        let f = try #require((0..<scene.frameCount).first { f in
+            scene.subjects(at: scene.time(ofFrame: f)).contains { $0.body.x > 0.15 && $0.body.x + $0.body.width < 0.85 }
+        })
+        let s = scene.subjects(at: scene.time(ofFrame: f))[0]
+        let l = Image(width: 320, height: 180, format: .i420), r = Image(width: 320, height: 180, format: .i420)
+        let truth = Image(width: 320, height: 180, format: .float32)
+        scene.render(frame: f, left: l, right: r, groundTruth: truth)
+        let map = DisparityMap(values: truth, referenceWidth: 320, referenceHeight: 180)
+        let found = try #require(SalientObjectFinder().find(atNormalized: s.body.x + s.body.width / 2, s.body.y + s.body.height * 0.5,
+                                                             disparity: map, luma: l))
+        #expect(abs(found.disparity - s.disparity) < 0.1 * s.disparity)
+        #expect(ObjectTracker.iou(found.bounds, s.body) > 0.5, "\(found.bounds) vs \(s.body)")
+        // Tracked as a salient object with a new ID.
+        var tracker = ObjectTracker()
+        let id = tracker.addSalientObject(bounds: found.bounds, disparity: found.disparity)
+        #expect(tracker.report().contains { $0.id == id && $0.type == .salientObject })
+    }
+}
