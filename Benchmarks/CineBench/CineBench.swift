@@ -127,6 +127,7 @@ struct CineBench {
         report("egress check: frames in our file", "\(info.frameCount) of \(written)")
 
         try runDisparityBench()
+        try runBokehBench()
         try runDetectorBench()
     }
 }

@@ -25,5 +25,7 @@ extension NodeRegistry {
         register(AssetSourceNode.self)
         register(DisparityNode.self)
         register(DetectorNode.self)
+        register(BokehNode.self)
+        register(StillSinkNode.self)
     }
 }

@@ -1,0 +1,737 @@
+// BokehWorkspace: the scratch buffers and hot loops behind BokehRenderer (one per renderer,
+// reused from frame to frame so that steady-state rendering allocates nothing).
+import CineMedia
+import Dispatch
+import Foundation
+
+/// Scratch memory and the per-pass kernels of ``BokehRenderer``. Used from one thread at a
+/// time; inside a pass, row bands run concurrently and write disjoint rows.
+final class BokehWorkspace: @unchecked Sendable {
+    /// What one frame is rendered with.
+    struct Parameters {
+        /// CoC radius (full-resolution px) per disparity pixel of the map.
+        var k: Float
+        /// Focus disparity, in the map's units.
+        var focus: Float
+        /// Largest |CoC| in full-resolution pixels.
+        var maxRadius: Float
+        /// Working scale (1, 2, 4).
+        var scale: Int
+        /// Layer radius step in working pixels.
+        var step: Int
+        /// Blur layers on each side of the focal plane.
+        var layersPerSide: Int
+        /// Highlight boost.
+        var boost: Float
+        /// |CoC| (full-res px) below which a pixel is fully sharp …
+        var sharpFrom: Float
+        /// … and above which it is fully blurred.
+        var sharpTo: Float
+    }
+
+    /// A view of a disparity map's samples (the original plane, or the filled copy).
+    struct MapView {
+        var base: UnsafePointer<Float>
+        var stride: Int
+        var width: Int
+        var height: Int
+        @inline(__always) func row(_ y: Int) -> UnsafePointer<Float> { base + y * stride }
+    }
+
+    private(set) var W = 0, H = 0, s = 1, w = 0, h = 0
+    private var threads = 1, bands = 1
+
+    // Working resolution, w × h.
+    private let color = BokehScratch<SIMD4<Float>>()
+    private let coc = BokehScratch<Float>()
+    private let sharp = BokehScratch<Float>()
+    private let layerIndex = BokehScratch<Int32>()
+    private let layerWeights = BokehScratch<SIMD2<Float>>()
+    private let back = BokehScratch<SIMD4<Float>>()
+    private let front = BokehScratch<SIMD4<Float>>()
+    private let prefix = BokehScratch<SIMD4<Float>>()
+    private let blurY = BokehScratch<Float>()
+    private let blurU = BokehScratch<Float>()
+    private let blurV = BokehScratch<Float>()
+    private let blurA = BokehScratch<Float>()
+    private let halfWidths = BokehScratch<Int>()
+    private let rowSpans = BokehScratch<SIMD2<Int32>>()
+    /// Edge-aware upsampling of coarse maps: mean luma per map cell, depth-edge flags per cell,
+    /// and the range kernel over luma differences.
+    private let guide = BokehScratch<Float>()
+    /// Mean luma of each working block (the guide when map cells and working blocks coincide).
+    private let workLuma = BokehScratch<Float>()
+    private var guideBase: UnsafeMutablePointer<Float>?
+    private let edgeCells = BokehScratch<UInt8>()
+    private let rangeKernel = BokehScratch<Float>()
+    private let rowSums = BokehScratch<SIMD4<Float>>()
+    /// Linear luminance (×1) and boosted linear luminance (×1 + gain) of each 8-bit luma code.
+    private let lumaLinear = BokehScratch<SIMD2<Float>>()
+    // Full-resolution sampling tables.
+    private let lumaX0 = BokehScratch<Int32>()
+    private let lumaFX = BokehScratch<Float>()
+    private let chromaX0 = BokehScratch<Int32>()
+    private let chromaFX = BokehScratch<Float>()
+    private let mapX0 = BokehScratch<Int32>()
+    private let mapFX = BokehScratch<Float>()
+    private let workMapX0 = BokehScratch<Int32>()
+    private let workMapFX = BokehScratch<Float>()
+    // Per-band rows for the full-resolution pass.
+    private let bandRows = BokehScratch<Float>()
+    private var bandStride = 0
+    // Disparity validation.
+    private let filled = BokehScratch<Float>()
+    private let bandStats = BokehScratch<SIMD4<Int>>()
+
+    /// Sizes the buffers and tables for a `W`×`H` frame at working scale `s`.
+    func prepare(W: Int, H: Int, s: Int, w: Int, h: Int, threads: Int) {
+        let changed = W != self.W || H != self.H || s != self.s
+        self.W = W; self.H = H; self.s = s; self.w = w; self.h = h
+        self.threads = threads
+        bands = threads == 1 ? 1 : threads * 4
+        let n = w * h
+        color.ensure(n); workLuma.ensure(n); coc.ensure(n); sharp.ensure(n); layerIndex.ensure(n); layerWeights.ensure(n)
+        back.ensure(n); front.ensure(n); prefix.ensure(h * (w + 1))
+        blurY.ensure(n); blurU.ensure(n); blurV.ensure(n); blurA.ensure(n)
+        bandStride = 4 * w + 7 * W
+        bandRows.ensure(bands * bandStride)
+        bandStats.ensure(bands)
+        rowSums.ensure(bands * w)
+        lumaX0.ensure(W); lumaFX.ensure(W); chromaX0.ensure(W / 2); chromaFX.ensure(W / 2)
+        guard changed else { return }
+        // Bilinear taps from full resolution into the working grid (pixel centres aligned).
+        func taps(_ count: Int, _ toWorking: Double, _ x0: UnsafeMutablePointer<Int32>, _ fx: UnsafeMutablePointer<Float>) {
+            for x in 0..<count {
+                let u = max(0, (Double(x) + 0.5) * toWorking - 0.5)
+                let i = min(Int(u), w - 1)
+                x0[x] = Int32(i)
+                fx[x] = i + 1 < w ? Float(u - Double(i)) : 0
+            }
+        }
+        taps(W, 1 / Double(s), lumaX0.base, lumaFX.base)
+        taps(W / 2, 2 / Double(s), chromaX0.base, chromaFX.base)
+    }
+
+    // MARK: - Row bands
+
+    /// Runs `body(band, lo, hi)` over `count` rows split into bands, on up to `threads` cores.
+    @inline(__always)
+    private func parallelRows(_ count: Int, _ body: (Int, Int, Int) -> Void) {
+        let b = min(count, bands)
+        if b <= 1 {
+            if count > 0 { body(0, 0, count) }
+            return
+        }
+        withoutActuallyEscaping(body) { escapable in
+            let job = BokehBandJob(run: escapable)
+            DispatchQueue.concurrentPerform(iterations: b) { k in job.run(k, count * k / b, count * (k + 1) / b) }
+        }
+    }
+
+    // MARK: - Disparity validation
+
+    /// Checks the map for NaNs and fills `±inf` holes; returns a view of usable samples.
+    func validatedDisparity(_ map: DisparityMap, threads: Int) throws(BokehError) -> MapView {
+        let plane = map.values.plane(0)
+        let mw = plane.width, mh = plane.height
+        let stats = bandStats.base
+        // Cost: one read of every sample (4 B) and two compares.
+        parallelRows(mh) { band, lo, hi in
+            var nan = 0, inf = 0, first = -1
+            for y in lo..<hi {
+                let row = plane.row(y, as: Float.self)
+                for x in 0..<mw where !row[x].isFinite {
+                    if row[x].isNaN {
+                        if nan == 0 { first = y * mw + x }
+                        nan += 1
+                    } else {
+                        inf += 1
+                    }
+                }
+            }
+            stats[band] = SIMD4(nan, inf, first, 0)
+        }
+        var nan = 0, inf = 0, first = -1
+        for b in 0..<min(mh, bands) {
+            if nan == 0 && stats[b][0] > 0 { first = stats[b][2] }
+            nan += stats[b][0]
+            inf += stats[b][1]
+        }
+        if nan > 0 { throw .notANumber(count: nan, x: first % mw, y: first / mw) }
+        if inf == mw * mh { throw .noValidDisparity(width: mw, height: mh) }
+        prepareMapTables(mw: mw, mh: mh)
+        if inf == 0 {
+            return MapView(base: UnsafePointer(plane.row(0, as: Float.self)), stride: plane.stride / 4, width: mw, height: mh)
+        }
+        filled.ensure(mw * mh)
+        let out = filled.base
+        // Row by row: each hole takes the smaller (farther) of its nearest valid neighbours.
+        // Cost: two passes over each row.
+        var rowValid = [Bool](repeating: true, count: mh)
+        for y in 0..<mh {
+            let src = plane.row(y, as: Float.self), dst = out + y * mw
+            var lastValid: Float? = nil
+            var x = 0
+            while x < mw {
+                if src[x].isFinite {
+                    dst[x] = src[x]
+                    lastValid = src[x]
+                    x += 1
+                    continue
+                }
+                var end = x
+                while end < mw && !src[end].isFinite { end += 1 }
+                let right: Float? = end < mw ? src[end] : nil
+                let fill: Float?
+                switch (lastValid, right) {
+                case let (l?, r?): fill = min(l, r)
+                case let (l?, nil): fill = l
+                case let (nil, r?): fill = r
+                default: fill = nil
+                }
+                if let fill { for i in x..<end { dst[i] = fill } } else { rowValid[y] = false }
+                x = end
+            }
+        }
+        // Rows with no valid sample copy the nearest row that has one.
+        for y in 0..<mh where !rowValid[y] {
+            var d = 1
+            while true {
+                if y - d >= 0 && rowValid[y - d] { (out + y * mw).update(from: out + (y - d) * mw, count: mw); break }
+                if y + d < mh && rowValid[y + d] { (out + y * mw).update(from: out + (y + d) * mw, count: mw); break }
+                d += 1
+            }
+        }
+        return MapView(base: UnsafePointer(out), stride: mw, width: mw, height: mh)
+    }
+
+    /// Bilinear taps from full-resolution and working columns into the map's columns.
+    private func prepareMapTables(mw: Int, mh: Int) {
+        mapX0.ensure(W); mapFX.ensure(W); workMapX0.ensure(w); workMapFX.ensure(w)
+        let toMap = Double(mw) / Double(W)
+        for x in 0..<W {
+            let u = min(max(0, (Double(x) + 0.5) * toMap - 0.5), Double(mw - 1))
+            let i = min(Int(u), mw - 1)
+            mapX0[x] = Int32(i)
+            mapFX[x] = i + 1 < mw ? Float(u - Double(i)) : 0
+        }
+        // Working pixels take the map sample under their centre when the map is at least as
+        // fine (no invented in-between depths at edges); coarser maps are interpolated.
+        let nearest = mw >= w && mh >= h
+        for x in 0..<w {
+            let centre = (Double(x) + 0.5) * Double(s) * toMap
+            if nearest {
+                workMapX0[x] = Int32(min(Int(centre), mw - 1))
+                workMapFX[x] = 0
+                continue
+            }
+            let u = min(max(0, centre - 0.5), Double(mw - 1))
+            let i = min(Int(u), mw - 1)
+            workMapX0[x] = Int32(i)
+            workMapFX[x] = i + 1 < mw ? Float(u - Double(i)) : 0
+        }
+    }
+
+    /// The map row pair and weight for image row position `y` (full-resolution pixel units).
+    @inline(__always)
+    private func mapRows(_ y: Double, _ map: MapView) -> (Int, Int, Float) {
+        let v = min(max(0, (y + 0.5) * Double(map.height) / Double(H) - 0.5), Double(map.height - 1))
+        let j = min(Int(v), map.height - 1)
+        return (j, min(j + 1, map.height - 1), Float(v - Double(j)))
+    }
+
+    // MARK: - Pass 1: working resolution
+
+    /// Box-averages the frame to working resolution in linear light, and computes each
+    /// working pixel's CoC and its split between the sharp share and two blur layers.
+    func downsample(_ image: Image, map: MapView, _ p: Parameters) {
+        let yP = image.plane(0), uP = image.plane(1), vP = image.plane(2)
+        let W = self.W, H = self.H, s = self.s, w = self.w
+        let color = self.color.base, coc = self.coc.base, sharp = self.sharp.base
+        let mx0 = workMapX0.base, mfx = workMapFX.base
+        let kl = p.layersPerSide, step = Float(p.step), nLayers = 2 * kl + 1
+        let sharpInv = 1 / (p.sharpTo - p.sharpFrom)
+        let index = layerIndex.base, weights = layerWeights.base
+        let lumaTable = lumaLinear.ensuring(256)
+        let workLumaBase = workLuma.base
+        BokehColorSpace.decodeTable.withUnsafeBufferPointer { table in
+            let decode = table.baseAddress!
+            for code in 0..<256 {
+                let l = BokehColorSpace.decode((Float(code) - 16) / 219, decode)
+                let gain = p.boost > 0 ? BokehColorSpace.highlightGain(SIMD3(repeating: l), boost: p.boost) : 1
+                lumaTable[code] = SIMD2(l, l * gain)
+            }
+            // Cost per working pixel: s² luma + s²/2 chroma bytes read, s² table lookups,
+            // ~40 flops, 4 table lookups.
+            parallelRows(h) { _, lo, hi in
+                for j in lo..<hi {
+                    let y0 = j * s, y1 = min(y0 + s, H)
+                    let cy0 = y0 / 2, cy1 = max(cy0 + 1, (y1 + 1) / 2)
+                    let (mj0, mj1, mfy) = map.width >= w && map.height >= h
+                        ? { () -> (Int, Int, Float) in
+                            let row = min(Int((Double(j) + 0.5) * Double(s) * Double(map.height) / Double(H)), map.height - 1)
+                            return (row, row, 0)
+                        }()
+                        : mapRows(Double(j * s) + Double(s) * 0.5 - 0.5, map)
+                    let m0 = map.row(mj0), m1 = map.row(mj1)
+                    for i in 0..<w {
+                        let x0 = i * s, x1 = min(x0 + s, W)
+                        var sumY = 0
+                        var sumLinear = SIMD2<Float>.zero
+                        let cx0 = x0 / 2, cx1 = max(cx0 + 1, (x1 + 1) / 2)
+                        var sumU = 0, sumV = 0
+                        if s == 4 && x1 - x0 == 4 && y1 - y0 == 4 {
+                            // The common case, unrolled: a 4×4 luma block and 2×2 chroma blocks.
+                            for r in 0..<4 {
+                                let q = yP.row(y0 &+ r, as: UInt8.self) + x0
+                                let a = Int(q[0]), b = Int(q[1]), c = Int(q[2]), d = Int(q[3])
+                                sumY &+= a &+ b &+ c &+ d
+                                sumLinear += (lumaTable[a] + lumaTable[b]) + (lumaTable[c] + lumaTable[d])
+                            }
+                            for r in 0..<2 {
+                                let qu = uP.row(cy0 &+ r, as: UInt8.self) + cx0, qv = vP.row(cy0 &+ r, as: UInt8.self) + cx0
+                                sumU &+= Int(qu[0]) &+ Int(qu[1])
+                                sumV &+= Int(qv[0]) &+ Int(qv[1])
+                            }
+                        } else {
+                            for y in y0..<y1 {
+                                let row = yP.row(y, as: UInt8.self)
+                                for x in x0..<x1 {
+                                    sumY += Int(row[x])
+                                    sumLinear += lumaTable[Int(row[x])]
+                                }
+                            }
+                            for y in cy0..<cy1 {
+                                let ru = uP.row(y, as: UInt8.self), rv = vP.row(y, as: UInt8.self)
+                                for x in cx0..<cx1 {
+                                    sumU += Int(ru[x])
+                                    sumV += Int(rv[x])
+                                }
+                            }
+                        }
+                        let nY = Float((y1 - y0) * (x1 - x0)), nC = Float((cy1 - cy0) * (cx1 - cx0))
+                        workLumaBase[j * w + i] = Float(sumY) / nY
+                        let g = BokehColorSpace.rgb(y: Float(sumY) / nY, u: Float(sumU) / nC, v: Float(sumV) / nC)
+                        var lin = SIMD3(BokehColorSpace.decode(g.x, decode), BokehColorSpace.decode(g.y, decode),
+                                        BokehColorSpace.decode(g.z, decode))
+                        // The block was averaged in gamma; rescale so its luminance is the mean of
+                        // its pixels' linear (and highlight-boosted) luminances.
+                        let averaged = BokehColorSpace.decode((Float(sumY) / nY - 16) / 219, decode)
+                        if averaged > 1e-4 { lin *= min(sumLinear.y / nY / averaged, 16) }
+                        let o = j * w + i
+                        color[o] = SIMD4(lin.x, lin.y, lin.z, 1)
+                        // CoC from the disparity at the block centre (bilinear in the map).
+                        let a = Int(mx0[i]), fx = mfx[i]
+                        let b = min(a + 1, map.width - 1)
+                        let top = m0[a] + fx * (m0[b] - m0[a]), bottom = m1[a] + fx * (m1[b] - m1[a])
+                        let d = top + mfy * (bottom - top)
+                        let c = min(max(p.k * (d - p.focus), -p.maxRadius), p.maxRadius)
+                        let sw = min(max((p.sharpTo - abs(c)) * sharpInv, 0), 1)
+                        coc[o] = c / Float(s)
+                        sharp[o] = sw
+                        // Blurred share split between the two nearest layers (0 = farthest).
+                        let t = min(max(c / Float(s) / step + Float(kl), 0), Float(nLayers - 1))
+                        let k0 = min(Int(t), nLayers - 1)
+                        let f = k0 == nLayers - 1 ? 0 : t - Float(k0)
+                        index[o] = Int32(k0)
+                        weights[o] = SIMD2(1 - f, f) * (1 - sw)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Pass 2: blur layers
+
+    /// Convolves every non-empty layer with its disk and composites it, back to front, into
+    /// the background or foreground buffer.
+    func blurLayers(_ p: Parameters) {
+        let w = self.w, h = self.h, n = w * h
+        let kl = p.layersPerSide, nLayers = 2 * kl + 1
+        let index = layerIndex.base, weights = layerWeights.base
+        // Per layer and row, the span of columns holding members (empty: lo > hi).
+        let spans = rowSpans.ensuring(nLayers * h)
+        spans.update(repeating: SIMD2(Int32.max, -1), count: nLayers * h)
+        // Cost: one pass, a few compares per pixel.
+        for j in 0..<h {
+            for i in 0..<w {
+                let o = j * w + i
+                let k = Int(index[o]), m = weights[o], i32 = Int32(i)
+                if m.x > 0 {
+                    let s = k * h + j
+                    spans[s] = SIMD2(min(spans[s].x, i32), max(spans[s].y, i32))
+                }
+                if m.y > 0 {
+                    let s = (k + 1) * h + j
+                    spans[s] = SIMD2(min(spans[s].x, i32), max(spans[s].y, i32))
+                }
+            }
+        }
+        let backAcc = back.base, frontAcc = front.base
+        backAcc.update(repeating: .zero, count: n)
+        frontAcc.update(repeating: .zero, count: n)
+        for layer in 0..<nLayers {
+            let layerSpans = spans + layer * h
+            var y0 = -1, y1 = -1
+            for j in 0..<h where layerSpans[j].x <= layerSpans[j].y {
+                if y0 < 0 { y0 = j }
+                y1 = j
+            }
+            guard y0 >= 0 else { continue }
+            let r = abs(layer - kl) * p.step
+            blurLayer(layer, radius: r, spans: layerSpans, y0: y0, y1: y1, into: layer <= kl ? backAcc : frontAcc)
+        }
+    }
+
+    /// One layer: per-row prefix sums of its premultiplied members, then a disk gather
+    /// composited "over" `acc`.
+    private func blurLayer(_ layer: Int, radius r: Int, spans: UnsafeMutablePointer<SIMD2<Int32>>, y0: Int, y1: Int,
+                           into acc: UnsafeMutablePointer<SIMD4<Float>>) {
+        let w = self.w, h = self.h
+        let color = self.color.base, index = layerIndex.base, weights = layerWeights.base
+        let P = prefix.base, pw = w + 1
+        let l32 = Int32(layer)
+        // Prefix sums over each row's span. Cost: one SIMD4 multiply-add per member-span pixel.
+        parallelRows(y1 - y0 + 1) { _, lo, hi in
+            for yy in lo..<hi {
+                let y = y0 + yy
+                let a = Int(spans[y].x), b = Int(spans[y].y)
+                guard a <= b else { continue }
+                let row = P + yy * pw
+                var sum = SIMD4<Float>.zero
+                row[0] = sum
+                for x in a...b {
+                    let o = y * w + x
+                    let k = index[o], m = weights[o]
+                    let member = k == l32 ? m.x : (k + 1 == l32 ? m.y : 0)
+                    sum += color[o] * member
+                    row[x - a + 1] = sum
+                }
+            }
+        }
+        let hw = halfWidths.ensuring(r + 1)
+        var area = 0
+        for dy in 0...r {
+            hw[dy] = Int((Double(r * r - dy * dy)).squareRoot().rounded())
+            area += (dy == 0 ? 1 : 2) * (2 * hw[dy] + 1)
+        }
+        let invArea = 1 / Float(area)
+        let Y0 = max(0, y0 - r), Y1 = min(h - 1, y1 + r)
+        let sums = rowSums.base
+        // Disk gather, one disk row at a time into a row of sums. Cost per output pixel and
+        // disk row: two SIMD4 loads, a subtraction and an addition (streaming, no clamps away
+        // from span ends); then one SIMD4 "over" per pixel.
+        parallelRows(Y1 - Y0 + 1) { band, lo, hi in
+            let sum = sums + band * w
+            for yy in lo..<hi {
+                let y = Y0 + yy
+                // Output columns: the union of the spans in reach, widened by the disk.
+                var xa = Int.max, xb = -1
+                for dy in max(-r, y0 - y)...min(r, y1 - y) {
+                    let s = spans[y + dy]
+                    guard s.x <= s.y else { continue }
+                    xa = min(xa, Int(s.x) - hw[abs(dy)])
+                    xb = max(xb, Int(s.y) + hw[abs(dy)])
+                }
+                guard xb >= 0 else { continue }
+                xa = max(0, xa)
+                xb = min(w - 1, xb)
+                sum.update(repeating: .zero, count: xb - xa + 1)
+                let out = sum - xa
+                for dy in max(-r, y0 - y)...min(r, y1 - y) {
+                    let s = spans[y + dy]
+                    let a = Int(s.x), b = Int(s.y)
+                    guard a <= b else { continue }
+                    let half = hw[abs(dy)]
+                    let row = P + (y + dy - y0) * pw - a  // row[x] = members of a..<x summed
+                    let lo = max(xa, a - half), hi = min(xb, b + half)
+                    guard lo <= hi else { continue }
+                    // Interior: the whole disk row lies inside the span.
+                    let ia = max(lo, a + half), ib = min(hi, b - half)
+                    if ia <= ib {
+                        for x in lo..<ia { out[x] += row[min(x + half, b) + 1] - row[max(x - half, a)] }
+                        // Pointer form: no overflow checks, so the loop vectorises (AVX: two pixels).
+                        let right = row + (ia + half + 1), left = row + (ia - half), dst = out + ia
+                        for i in 0..<(ib - ia + 1) { dst[i] += right[i] - left[i] }
+                        if ib < hi { for x in (ib + 1)...hi { out[x] += row[min(x + half, b) + 1] - row[max(x - half, a)] } }
+                    } else {
+                        for x in lo...hi { out[x] += row[min(x + half, b) + 1] - row[max(x - half, a)] }
+                    }
+                }
+                let rowInterior = y - r >= 0 && y + r < h
+                for x in xa...xb {
+                    let norm: Float
+                    if rowInterior && x - r >= 0 && x + r < w {
+                        norm = invArea
+                    } else {
+                        var count = 0
+                        for dy in -r...r where y + dy >= 0 && y + dy < h {
+                            let half = hw[abs(dy)]
+                            count += min(x + half, w - 1) - max(x - half, 0) + 1
+                        }
+                        norm = 1 / Float(count)
+                    }
+                    let v = out[x] * norm
+                    let o = y * w + x
+                    acc[o] = v + acc[o] * (1 - v.w)
+                }
+            }
+        }
+    }
+
+    // MARK: - Pass 3: the blurred picture at working resolution
+
+    /// Normalises the background, lays the foreground over it, and converts the result to
+    /// gamma-encoded Y'CbCr planes plus the foreground coverage.
+    func finishWorking() {
+        let w = self.w
+        let backAcc = back.base, frontAcc = front.base
+        let oy = blurY.base, ou = blurU.base, ov = blurV.base, oa = blurA.base
+        BokehColorSpace.encodeTable.withUnsafeBufferPointer { table in
+            let encode = table.baseAddress!
+            // Cost per working pixel: ~30 flops, 3 table lookups.
+            parallelRows(h) { _, lo, hi in
+                for j in lo..<hi {
+                    for i in 0..<w {
+                        let o = j * w + i
+                        let b = backAcc[o], f = frontAcc[o]
+                        let bg = b.w > 1e-5 ? SIMD3(b.x, b.y, b.z) / b.w : .zero
+                        let lin = SIMD3(f.x, f.y, f.z) + (1 - f.w) * bg
+                        let g = SIMD3(BokehColorSpace.encode(lin.x, encode), BokehColorSpace.encode(lin.y, encode),
+                                      BokehColorSpace.encode(lin.z, encode))
+                        let yuv = BokehColorSpace.yuv(g)
+                        oy[o] = yuv.x
+                        ou[o] = yuv.y
+                        ov[o] = yuv.z
+                        oa[o] = min(max(f.w, 0), 1)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Pass 4: full resolution
+
+    /// Bilinear upsampling of one row by an integer `factor` (1, 2, 4, 8: pixel centres
+    /// aligned, edges clamped), or through the `x0`/`fx` tables for any other ratio.
+    /// Cost: one multiply-add per output sample.
+    @inline(__always)
+    private static func upsample(_ src: UnsafePointer<Float>, _ n: Int, into dst: UnsafeMutablePointer<Float>, _ count: Int,
+                                 factor: Int, x0: UnsafePointer<Int32>?, fx: UnsafePointer<Float>?) {
+        if factor == 1 && n >= count {
+            dst.update(from: src, count: count)
+            return
+        }
+        if factor == 2 || factor == 4 || factor == 8 {
+            let half = factor / 2
+            let inner = min(n - 1, max(0, (count - half) / factor))  // intervals written in full
+            for x in 0..<min(half, count) { dst[x] = src[0] }
+            let body = dst + half
+            if factor == 4 {
+                for i in 0..<inner {
+                    let a = src[i], d = src[i + 1] - a, o = body + 4 &* i
+                    o[0] = a + 0.125 * d; o[1] = a + 0.375 * d; o[2] = a + 0.625 * d; o[3] = a + 0.875 * d
+                }
+            } else if factor == 2 {
+                for i in 0..<inner {
+                    let a = src[i], d = src[i + 1] - a, o = body + 2 &* i
+                    o[0] = a + 0.25 * d; o[1] = a + 0.75 * d
+                }
+            } else {
+                for i in 0..<inner {
+                    let a = src[i], d = src[i + 1] - a, o = body + 8 &* i
+                    for q in 0..<8 { o[q] = a + (Float(q) + 0.5) * 0.125 * d }
+                }
+            }
+            let filledTo = half + factor * inner
+            if filledTo < count { for x in filledTo..<count { dst[x] = src[min(inner, n - 1)] } }
+            return
+        }
+        let x0 = x0!, fx = fx!
+        for x in 0..<count {
+            let a = Int(x0[x]), b = min(a + 1, n - 1)
+            dst[x] = src[a] + fx[x] * (src[b] - src[a])
+        }
+    }
+
+    /// Rounds and stores a value already clamped to 0…255 (branch-free: the float's mantissa
+    /// holds the rounded integer once 2²³ is added).
+    @inline(__always)
+    private static func byte(_ v: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (min(max(v, 0), 255) + 8_388_608).bitPattern)
+    }
+
+    /// For a map `factor` times coarser than the image: the mean luma of each map cell, and a
+    /// flag on each cell whose four corner samples differ by more than half a pixel of CoC.
+    /// Cost: one read of every luma byte, a few compares per map sample.
+    private func prepareGuide(_ image: Image, map: MapView, factor f: Int, _ p: Parameters) {
+        let mw = map.width, mh = map.height, W = self.W, H = self.H
+        guide.ensure(mw * mh); edgeCells.ensure(mw * mh)
+        let range = rangeKernel.ensuring(256)
+        for d in 0..<256 { range[d] = max(1e-3, Float(exp(-Double(d * d) / (2 * 8 * 8)))) }
+        // Map cells that coincide with working blocks already have their mean luma.
+        let reuse = f == s && mw == w && mh == h
+        let G = reuse ? workLuma.base : guide.base, edges = edgeCells.base
+        guideBase = G
+        let yP = image.plane(0)
+        let threshold = 0.5 / max(abs(p.k), 1e-6)
+        parallelRows(mh) { _, lo, hi in
+            for j in lo..<hi {
+                let y0 = min(j * f, H - 1), y1 = min(y0 + f, H)
+                for i in 0..<mw where !reuse {
+                    let x0 = min(i * f, W - 1), x1 = min(x0 + f, W)
+                    var sum = 0
+                    for y in y0..<y1 {
+                        let row = yP.row(y, as: UInt8.self)
+                        for x in x0..<x1 { sum &+= Int(row[x]) }
+                    }
+                    G[j * mw + i] = Float(sum) / Float((y1 - y0) * (x1 - x0))
+                }
+                let top = map.row(j), bottom = map.row(min(j + 1, mh - 1))
+                for i in 0..<mw {
+                    let b = min(i + 1, mw - 1)
+                    let lo = min(min(top[i], top[b]), min(bottom[i], bottom[b]))
+                    let hi = max(max(top[i], top[b]), max(bottom[i], bottom[b]))
+                    edges[j * mw + i] = hi - lo > threshold ? 1 : 0
+                }
+            }
+        }
+    }
+
+    /// Mixes the sharp original with the upsampled blur, per pixel, into `output` (I420).
+    func writeFullResolution(_ image: Image, map: MapView, _ p: Parameters, into output: Image) {
+        let W = self.W, H = self.H, s = self.s, w = self.w, h = self.h
+        let sy = image.plane(0), su = image.plane(1), sv = image.plane(2)
+        let dy = output.plane(0), du = output.plane(1), dv = output.plane(2)
+        let by = blurY.base, bu = blurU.base, bv = blurV.base, ba = blurA.base
+        let lx0 = lumaX0.base, lfx = lumaFX.base, cx0 = chromaX0.base, cfx = chromaFX.base
+        let mx0 = mapX0.base, mfx = mapFX.base
+        let mapFactor = map.width * (W / max(1, map.width)) == W && map.height * (W / max(1, map.width)) == H
+            ? W / max(1, map.width) : 0
+        let sharpInv = 1 / (p.sharpTo - p.sharpFrom)
+        let rows = bandRows.base, bandStride = self.bandStride
+        let edgeAware = mapFactor >= 2
+        if edgeAware { prepareGuide(image, map: map, factor: mapFactor, p) }
+        let G = guideBase ?? guide.base, edges = edgeCells.base, range = rangeKernel.base
+        let invS = 1 / Double(s)
+        let CW = W / 2
+        @inline(__always) func workingRows(_ v: Double) -> (Int, Int, Float) {
+            let u = max(0, v)
+            let j = min(Int(u), h - 1)
+            return (j, min(j + 1, h - 1), Float(u - Double(j)))
+        }
+        // Cost per luma pixel: ~3 upsampling multiply-adds (blur, coverage, disparity), ~12
+        // flops, 1 byte read and written; per chroma pixel ~10 flops, 2 bytes read and written.
+        parallelRows(H / 2) { band, lo, hi in
+            let base = rows + band * bandStride
+            let rowX = base, rowA = base + w, rowU = base + 2 * w, rowV = base + 3 * w
+            let blur = base + 4 * w, alpha = blur + W, dRow = alpha + W, t0 = dRow + W, t1 = t0 + W
+            let mapRow = t1 + W, blurU = mapRow + W, blurV = blurU + CW
+            for cy in lo..<hi {
+                for r in 0..<2 {
+                    let y = 2 * cy + r
+                    let tRow = r == 0 ? t0 : t1
+                    let (j0, j1, fy) = workingRows((Double(y) + 0.5) * invS - 0.5)
+                    for i in 0..<w {
+                        let a = j0 * w + i, b = j1 * w + i
+                        rowX[i] = by[a] + fy * (by[b] - by[a])
+                        rowA[i] = ba[a] + fy * (ba[b] - ba[a])
+                    }
+                    Self.upsample(rowX, w, into: blur, W, factor: s, x0: lx0, fx: lfx)
+                    Self.upsample(rowA, w, into: alpha, W, factor: s, x0: lx0, fx: lfx)
+                    if mapFactor == 1 {
+                        dRow.update(from: map.row(y), count: W)
+                    } else {
+                        let (m0, m1, mfy) = mapRows(Double(y), map)
+                        let top = map.row(m0), bottom = map.row(m1)
+                        for x in 0..<map.width { mapRow[x] = top[x] + mfy * (bottom[x] - top[x]) }
+                        Self.upsample(mapRow, map.width, into: dRow, W, factor: mapFactor, x0: mx0, fx: mfx)
+                        if edgeAware {
+                            // Joint bilateral upsampling in cells that straddle a depth edge: each
+                            // of the 4 samples is weighted by bilinear weight × luma similarity
+                            // of this pixel to the sample's cell. Cost: ~25 flops per pixel of an
+                            // edge cell, nothing elsewhere.
+                            let lumaRow = sy.row(y, as: UInt8.self)
+                            let f = mapFactor, half = f / 2, invF = 1 / Float(f)
+                            let g0 = G + m0 * map.width, g1 = G + m1 * map.width
+                            let flags = edges + m0 * map.width
+                            for i in 0..<(map.width - 1) where flags[i] != 0 {
+                                for q in 0..<f {
+                                    let x = f * i + half + q
+                                    guard x < W else { break }
+                                    let fx = (Float(q) + 0.5) * invF
+                                    let l = Float(lumaRow[x])
+                                    let w00 = (1 - fx) * (1 - mfy) * range[Int(min(abs(l - g0[i]), 255))]
+                                    let w10 = fx * (1 - mfy) * range[Int(min(abs(l - g0[i + 1]), 255))]
+                                    let w01 = (1 - fx) * mfy * range[Int(min(abs(l - g1[i]), 255))]
+                                    let w11 = fx * mfy * range[Int(min(abs(l - g1[i + 1]), 255))]
+                                    let sum = w00 + w10 + w01 + w11
+                                    guard sum > 1e-6 else { continue }
+                                    dRow[x] = (w00 * top[i] + w10 * top[i + 1] + w01 * bottom[i] + w11 * bottom[i + 1]) / sum
+                                }
+                            }
+                        }
+                    }
+                    let src = sy.row(y, as: UInt8.self), dst = dy.row(y, as: UInt8.self)
+                    for x in 0..<W {
+                        let c = abs(p.k * (dRow[x] - p.focus))
+                        let sw = min(max((p.sharpTo - c) * sharpInv, 0), 1)
+                        let t = (1 - alpha[x]) * sw
+                        let b = blur[x]
+                        dst[x] = Self.byte(b + t * (Float(src[x]) - b))
+                        tRow[x] = t
+                    }
+                }
+                let (j0, j1, fy) = workingRows((Double(cy) + 0.5) * 2 * invS - 0.5)
+                for i in 0..<w {
+                    let a = j0 * w + i, b = j1 * w + i
+                    rowU[i] = bu[a] + fy * (bu[b] - bu[a])
+                    rowV[i] = bv[a] + fy * (bv[b] - bv[a])
+                }
+                Self.upsample(rowU, w, into: blurU, CW, factor: s / 2, x0: cx0, fx: cfx)
+                Self.upsample(rowV, w, into: blurV, CW, factor: s / 2, x0: cx0, fx: cfx)
+                let srcU = su.row(cy, as: UInt8.self), srcV = sv.row(cy, as: UInt8.self)
+                let dstU = du.row(cy, as: UInt8.self), dstV = dv.row(cy, as: UInt8.self)
+                for cx in 0..<CW {
+                    let t = 0.25 * (t0[2 * cx] + t0[2 * cx + 1] + t1[2 * cx] + t1[2 * cx + 1])
+                    let bU = blurU[cx], bV = blurV[cx]
+                    dstU[cx] = Self.byte(bU + t * (Float(srcU[cx]) - bU))
+                    dstV[cx] = Self.byte(bV + t * (Float(srcV[cx]) - bV))
+                }
+            }
+        }
+    }
+}
+
+/// A band body shared by the jobs of one `concurrentPerform`, which returns before the body
+/// goes away; each job writes disjoint rows.
+private struct BokehBandJob: @unchecked Sendable {
+    let run: (Int, Int, Int) -> Void
+}
+
+/// A growable block of uninitialised scratch memory for trivial values.
+final class BokehScratch<T>: @unchecked Sendable {
+    private(set) var base = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    private var capacity = 1
+
+    /// Makes room for at least `count` values (contents are lost when it grows).
+    func ensure(_ count: Int) {
+        guard count > capacity else { return }
+        base.deallocate()
+        capacity = count
+        base = .allocate(capacity: count)
+    }
+
+    /// ``ensure(_:)`` then the base pointer.
+    func ensuring(_ count: Int) -> UnsafeMutablePointer<T> {
+        ensure(count)
+        return base
+    }
+
+    subscript(i: Int) -> T {
+        get { base[i] }
+        set { base[i] = newValue }
+    }
+
+    deinit { base.deallocate() }
+}

@@ -1,0 +1,108 @@
+// `cinegraph bokeh`: portrait-mode stills — an image plus its disparity map (PFM) in, the same
+// image with synthetic shallow depth of field out.
+import ArgumentParser
+import CineGStreamer
+import CineMedia
+import CineNodes
+import CineVision
+import Foundation
+
+struct BokehCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bokeh",
+        abstract: "Render shallow depth of field into a still from its disparity map (portrait mode).",
+        discussion: """
+            The disparity map is a one-channel PFM in the Middlebury convention (little-endian \
+            floats, rows bottom to top, +inf invalid), in pixels of its own width, of the same \
+            aspect ratio as the image. Focus on a disparity (--focus-disparity, in the map's \
+            pixels) or on a point of the image (--focus-point x,y in image pixels: the median \
+            disparity around it). Output: .png or .jpg.
+
+            Example: cinegraph bokeh left.png --disparity disp0.pfm --focus-point 640,360 --aperture 2 -o out.png
+            """)
+
+    @Argument(help: "The image (any format GStreamer decodes: PNG, JPEG, ...).") var image: String
+    @Option(help: "Disparity map, PFM (Middlebury convention).") var disparity: String
+    @Option(help: "Focus disparity, in pixels of the disparity map.") var focusDisparity: Double?
+    @Option(help: "Focus point x,y in image pixels.") var focusPoint: String?
+    @Option(help: "Aperture f-number, \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber).")
+    var aperture: Double = LensModel.defaultFNumber
+    @Option(help: "Largest blur radius as a fraction of the image height.") var maxBlur: Double = 0.03
+    @Option(help: "Quality: draft, standard, high.") var quality: String = "high"
+    @Option(name: .shortAndLong, help: "Output image (.png, .jpg).") var output: String
+
+    func validate() throws {
+        if (focusDisparity == nil) == (focusPoint == nil) {
+            throw ValidationError("give exactly one of --focus-disparity and --focus-point")
+        }
+        guard LensModel.fNumberRange.contains(aperture) else {
+            throw ValidationError("--aperture \(aperture) is outside \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber)")
+        }
+        guard BokehQuality(rawValue: quality) != nil else {
+            throw ValidationError("--quality must be one of \(BokehQuality.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (0...0.2).contains(maxBlur) else { throw ValidationError("--max-blur must lie in 0...0.2") }
+    }
+
+    func run() throws {
+        try GStreamer.initialize()
+        let picture = try Self.decode(image)
+        let pfm = try PortableFloatMap(contentsOf: disparity)
+        let map = DisparityMap(values: pfm.values, referenceWidth: pfm.values.width, referenceHeight: pfm.values.height)
+        let focus: Double
+        if let focusDisparity {
+            focus = focusDisparity
+        } else {
+            let parts = focusPoint!.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, (0..<Double(picture.width)).contains(parts[0]), (0..<Double(picture.height)).contains(parts[1]) else {
+                throw ValidationError("--focus-point must be x,y inside the \(picture.width)x\(picture.height) image")
+            }
+            guard let d = Self.medianDisparity(map, atNormalized: parts[0] / Double(picture.width), parts[1] / Double(picture.height)) else {
+                throw ValidationError("no valid disparity around --focus-point \(focusPoint!)")
+            }
+            focus = d
+        }
+        var settings = BokehRenderer.Settings()
+        settings.maxBlur = maxBlur
+        settings.quality = BokehQuality(rawValue: quality)!
+        let renderer = BokehRenderer(settings: settings)
+        let out: Image
+        do {
+            out = try renderer.render(picture, disparity: map, focusDisparity: focus, fNumber: aperture)
+        } catch {
+            throw ValidationError("\(image): \(error)")
+        }
+        try StillSinkNode.write(out, to: output)
+        print("\(output): f/\(aperture), focus disparity \(String(format: "%.2f", focus)) px")
+    }
+
+    /// Decodes the first frame of `path` to I420 (sides rounded down to even numbers).
+    static func decode(_ path: String) throws -> Image {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("\(path): cannot read the file") }
+        let info = try MediaProbe.inspect(path: path)
+        let w = info.width & ~1, h = info.height & ~1
+        guard w >= 2, h >= 2 else { throw ValidationError("\(path): not an image GStreamer can decode") }
+        let escaped = path.replacingOccurrences(of: "\"", with: "\\\"")
+        let pipeline = try Pipeline("filesrc location=\"\(escaped)\" ! decodebin ! videoconvert ! videocrop right=\(info.width - w) bottom=\(info.height - h) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false")
+        let reader = try AppSinkReader(pipeline: pipeline, name: "sink")
+        try pipeline.play()
+        defer { pipeline.stop() }
+        guard case .frame(let frame, _) = try reader.next(timeout: 30) else { throw ValidationError("\(path): no picture decoded") }
+        return frame
+    }
+
+    /// The median valid disparity in a 5×5-sample window of the map around a normalised point.
+    static func medianDisparity(_ map: DisparityMap, atNormalized x: Double, _ y: Double) -> Double? {
+        let plane = map.values.plane(0)
+        let cx = min(plane.width - 1, Int(x * Double(plane.width))), cy = min(plane.height - 1, Int(y * Double(plane.height)))
+        var values: [Float] = []
+        for yy in max(0, cy - 2)...min(plane.height - 1, cy + 2) {
+            for xx in max(0, cx - 2)...min(plane.width - 1, cx + 2) {
+                let v = plane.row(yy, as: Float.self)[xx]
+                if v.isFinite { values.append(v) }
+            }
+        }
+        guard !values.isEmpty else { return nil }
+        return Double(values.sorted()[values.count / 2])
+    }
+}
