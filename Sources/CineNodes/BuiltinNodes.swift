@@ -27,5 +27,6 @@ extension NodeRegistry {
         register(DetectorNode.self)
         register(BokehNode.self)
         register(StillSinkNode.self)
+        register(FocusNode.self)
     }
 }

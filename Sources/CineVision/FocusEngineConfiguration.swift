@@ -1,0 +1,44 @@
+// FocusEngineConfiguration: the knobs of the automatic focus engine — candidate score weights,
+// dwell, hysteresis, minimum hold, lookahead and the rack law.
+
+/// How the focus engine scores candidates, holds decisions and racks focus (docs/focus.md).
+public struct FocusEngineConfiguration: Sendable, Hashable {
+    /// How far ahead decisions are known, seconds: output frames are delayed by this much so
+    /// racks start before the decision and land on time. 0 = live, racks start at the decision.
+    public var lookahead: Double = 0
+    /// How racks are timed and shaped.
+    public var rack = FocusRack()
+    /// A base decision holds at least this long before the engine prefers another subject, seconds.
+    public var minimumHold: Double = 1.0
+    /// A subject must have been seen this long before it can get focus, seconds.
+    public var dwell: Double = 0.5
+    /// A challenger must beat the subject in focus by this score margin.
+    public var switchMargin: Double = 0.15
+    /// Bonus of the subject in focus (hysteresis).
+    public var stickiness: Double = 0.25
+    /// Weight of a face towards the camera.
+    public var facingWeight: Double = 1.0
+    /// Weight of size: √area, saturating at a third of the frame.
+    public var sizeWeight: Double = 0.3
+    /// Weight of nearness: disparity relative to the nearest candidate.
+    public var nearnessWeight: Double = 0.2
+    /// Weight of centrality: 1 at the centre, 0 at a corner.
+    public var centralityWeight: Double = 0.2
+    /// Weight of persistence: grows over ``persistenceSpan``.
+    public var persistenceWeight: Double = 0.1
+    /// Seconds for persistence to saturate.
+    public var persistenceSpan: Double = 3
+    /// Bonus of a newcomer once its dwell is over, fading over ``newnessSpan``.
+    public var newnessWeight: Double = 1.0
+    /// Seconds over which the newcomer bonus fades.
+    public var newnessSpan: Double = 3
+    /// Bonus of a subject that lost focus because it looked away, once it faces the camera again.
+    public var returnWeight: Double = 0.8
+    /// A subject unseen this long is forgotten (it will be new again), seconds.
+    public var forgetAfter: Double = 0.5
+    /// Whether the engine keeps every frame in its ``FocusEngine/script`` (decisions are always kept).
+    public var recordsFrames = true
+
+    /// The defaults.
+    public init() {}
+}
