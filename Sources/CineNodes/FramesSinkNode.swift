@@ -25,8 +25,7 @@ public struct FramesSinkNode: Node {
     @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
     @Parameter(default: 90, range: 1...100, "JPEG quality") public var quality: Int
 
-    private var pipeline: Pipeline?
-    private var writer: AppSrcWriter?
+    private var sink: VideoSinkPipeline?
     private var target: FrameCallbacks.Callback?
     private var written = 0
 
@@ -64,8 +63,7 @@ public struct FramesSinkNode: Node {
             written += 1
             return
         }
-        if writer == nil {
-            try GStreamer.initialize()
+        if sink == nil {
             let tail: String
             if !path.isEmpty {
                 let expanded = PathTemplate.expand(path, node: ctx.nodeName)
@@ -76,22 +74,14 @@ public struct FramesSinkNode: Node {
             } else {
                 tail = description
             }
-            let p = try Pipeline("appsrc name=src ! videoconvert ! \(tail)")
-            writer = try AppSrcWriter(pipeline: p, name: "src", format: video.format, width: video.width,
-                                      height: video.height, fps: fps)
-            try p.play()
-            pipeline = p
+            sink = try VideoSinkPipeline(tail: tail, for: video, fps: fps)
         }
-        try writer!.push(video, at: ctx.timestamp)
+        try sink!.push(video, at: ctx.timestamp)
         written += 1
     }
 
     public mutating func finish(_ ctx: inout NodeContext) throws {
-        if let pipeline, let writer {
-            writer.endOfStream()
-            defer { pipeline.stop() }
-            if try !pipeline.waitForEndOfStream(timeout: 15) { ctx.logger.warning("frames: no end-of-stream within 15 s") }
-        }
+        if let sink, try !sink.finish(timeout: 15) { ctx.logger.warning("frames: no end-of-stream within 15 s") }
         ctx.post("frames-written", ["frames": String(written)])
     }
 }

@@ -17,8 +17,7 @@ public struct GstSinkNode: Node {
     @Parameter(default: "fakesink", "GStreamer description after the appsrc") public var description: String
     @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
 
-    private var pipeline: Pipeline?
-    private var writer: AppSrcWriter?
+    private var sink: VideoSinkPipeline?
 
     public init() {}
 
@@ -27,22 +26,13 @@ public struct GstSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        if writer == nil {
-            try GStreamer.initialize()
-            let p = try Pipeline("appsrc name=src ! videoconvert ! \(description)")
-            writer = try AppSrcWriter(pipeline: p, name: "src", format: video.format, width: video.width,
-                                      height: video.height, fps: fps)
-            try p.play()
-            pipeline = p
-        }
-        try writer?.push(video, at: ctx.timestamp)
+        if sink == nil { sink = try VideoSinkPipeline(tail: description, for: video, fps: fps) }
+        try sink?.push(video, at: ctx.timestamp)
     }
 
     public mutating func finish(_ ctx: inout NodeContext) throws {
-        guard let pipeline, let writer else { return }
-        writer.endOfStream()
-        defer { pipeline.stop() }
-        if try !pipeline.waitForEndOfStream(timeout: 10) {
+        guard let sink else { return }
+        if try !sink.finish(timeout: 10) {
             ctx.logger.warning("gst-sink: no end-of-stream within 10 s; stopped anyway")
         }
     }

@@ -23,8 +23,7 @@ public struct PreviewSinkNode: Node {
     @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
     @Parameter(default: 3, range: 1...16, "Rectangle line width in pixels") public var lineWidth: Int
 
-    private var pipeline: Pipeline?
-    private var writer: AppSrcWriter?
+    private var output: VideoSinkPipeline?
     private var disabled = false
 
     public init() {}
@@ -36,9 +35,8 @@ public struct PreviewSinkNode: Node {
 
     private mutating func disable(_ reason: String, _ ctx: inout NodeContext) {
         disabled = true
-        pipeline?.stop()
-        pipeline = nil
-        writer = nil
+        output?.stop()
+        output = nil
         ctx.logger.warning("preview: \(reason); the graph goes on without a window")
         ctx.post("preview-unavailable", ["reason": reason])
     }
@@ -57,27 +55,19 @@ public struct PreviewSinkNode: Node {
             }
         }
         do {
-            if writer == nil {
+            if output == nil {
                 if sink.hasPrefix("autovideosink") && !Self.hasDisplay {
                     return disable("no display (DISPLAY and WAYLAND_DISPLAY are unset)", &ctx)
                 }
-                try GStreamer.initialize()
-                let p = try Pipeline("appsrc name=src ! videoconvert ! \(sink)")
-                writer = try AppSrcWriter(pipeline: p, name: "src", format: frame.format, width: frame.width,
-                                          height: frame.height, fps: fps)
-                try p.play()
-                pipeline = p
+                output = try VideoSinkPipeline(tail: sink, for: frame, fps: fps)
             }
-            try writer?.push(frame, at: ctx.timestamp)
+            try output?.push(frame, at: ctx.timestamp)
         } catch {
             disable("cannot show frames: \(error)", &ctx)
         }
     }
 
     public mutating func finish(_ ctx: inout NodeContext) throws {
-        guard let pipeline, let writer else { return }
-        writer.endOfStream()
-        _ = try? pipeline.waitForEndOfStream(timeout: 2)
-        pipeline.stop()
+        _ = try? output?.finish(timeout: 2)
     }
 }

@@ -91,16 +91,10 @@ public struct StillSinkNode: Node {
 
     /// Writes one frame through `appsrc ! videoconvert ! ENCODER ! filesink`.
     static func encode(_ image: Image, to path: String, encoder: String) throws {
-        try GStreamer.initialize()
         let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        let pipeline = try Pipeline("appsrc name=src ! videoconvert ! \(encoder) ! filesink location=\"\(escaped)\"")
-        let writer = try AppSrcWriter(pipeline: pipeline, name: "src", format: image.format, width: image.width,
-                                      height: image.height, fps: 1)
-        try pipeline.play()
-        defer { pipeline.stop() }
-        try writer.push(image, at: .zero)
-        writer.endOfStream()
-        guard try pipeline.waitForEndOfStream(timeout: 30) else {
+        let sink = try VideoSinkPipeline(tail: "\(encoder) ! filesink location=\"\(escaped)\"", for: image, fps: 1)
+        try sink.push(image, at: .zero)
+        guard try sink.finish(timeout: 30) else {
             throw GStreamerError(element: "filesink", message: "still \(path) was not finished within 30 s")
         }
     }
