@@ -28,5 +28,6 @@ extension NodeRegistry {
         register(BokehNode.self)
         register(StillSinkNode.self)
         register(FocusNode.self)
+        register(DelayNode.self)
     }
 }
