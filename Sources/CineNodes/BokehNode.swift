@@ -83,35 +83,12 @@ public struct BokehNode: Node {
             focusDisparity = Double(map.disparity(atNormalized: 0.5, 0.5) ?? 0)
             fNumber = aperture
         }
-        do {
-            video = try renderer!.render(image, disparity: map, focusDisparity: focusDisparity, fNumber: fNumber,
-                                         pool: ctx.pool)
-        } catch {
-            throw BokehNodeError(node: ctx.nodeName, frame: ctx.frameIndex, timestamp: ctx.timestamp, reason: error)
-        }
+        // A refused frame throws the renderer's BokehError; the runtime names node, frame and time.
+        video = try renderer!.render(image, disparity: map, focusDisparity: focusDisparity, fNumber: fNumber,
+                                     pool: ctx.pool)
         var used = focus ?? FocusState(focusDisparity: focusDisparity)
         used.focusDisparity = focusDisparity
         used.fNumber = fNumber
         state = used
     }
-}
-
-/// A frame the `bokeh` node refused, naming the node and the frame.
-public struct BokehNodeError: Error, Sendable, CustomStringConvertible {
-    /// The node's name in the graph.
-    public var node: String
-    /// The index of the frame in the node's stream.
-    public var frame: Int
-    /// The frame's timestamp.
-    public var timestamp: Timestamp
-    /// What was wrong with the frame.
-    public var reason: BokehError
-    /// Creates an error.
-    public init(node: String, frame: Int, timestamp: Timestamp, reason: BokehError) {
-        self.node = node
-        self.frame = frame
-        self.timestamp = timestamp
-        self.reason = reason
-    }
-    public var description: String { "bokeh node '\(node)', frame \(frame) (t=\(timestamp.seconds)s): \(reason)" }
 }
