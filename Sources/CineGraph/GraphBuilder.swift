@@ -47,8 +47,9 @@ public struct GraphBuilder {
                     do {
                         values.append((e.key, try slot.parse(e.value)))
                     } catch let v as ValueError {
-                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", v.message,
-                                                  hint: slot.rangeText.map { "allowed: \($0)" }))
+                        // The range as a hint, unless the message already states it.
+                        let hint = slot.rangeText.flatMap { v.message.contains($0) ? nil : "allowed: \($0)" }
+                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", v.message, hint: hint))
                     } catch {
                         errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", "\(error)"))
                     }
