@@ -56,6 +56,8 @@ public final class GraphRunner: Sendable {
     private let failures = FailureList()
     private let startTime = Mutex<UInt64>(0)
     private let logger: Logger
+    /// The control channel, also handed to every node as ``NodeContext/graph``.
+    public let control: GraphControl
 
     /// Prepares the graph's nodes and edges; nothing runs until ``start()``.
     public init(graph: Graph, options: RunOptions = RunOptions()) {
@@ -79,6 +81,7 @@ public final class GraphRunner: Sendable {
             inboxes[n.name] = Inbox(edges: edges)
         }
         var runners: [String: NodeRunner] = [:]
+        let control = GraphControl(nodes: graph.nodes, events: events)
         let failures = self.failures
         let stopFlag = self.stopFlag
         let log = options.logger
@@ -87,7 +90,8 @@ public final class GraphRunner: Sendable {
                 !(consumers[PortReference(node: n.name, port: $0)] ?? []).isEmpty
             })
             let runner = NodeRunner(node: n, inbox: inboxes[n.name]!, connectedOutputs: connected,
-                                    logger: options.logger, stopFlag: stopFlag, events: events) { failure in
+                                    logger: options.logger, stopFlag: stopFlag, events: events,
+                                    control: control) { failure in
                 log.info("\(failure.description)")
                 failures.append(failure)
                 stopFlag.set()
@@ -102,6 +106,8 @@ public final class GraphRunner: Sendable {
         }
         self.runners = runners
         self.order = graph.nodes.map(\.name)
+        self.control = control
+        control.connect(runners) { [weak self] in self?.summary() }
     }
 
     /// Starts every node's thread.
@@ -152,14 +158,7 @@ public final class GraphRunner: Sendable {
     /// Sends a control message to node `node`; `reply` is called on that node's thread.
     public func send(_ message: ControlMessage, to node: String,
                      reply: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        guard let runner = runners[node] else {
-            let near = closestMatch(to: node, in: order)
-            reply(.failure(ControlError("no node named '\(node)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))))
-            return
-        }
-        if !runner.inbox.post(PendingControl(message: message, reply: reply)) {
-            reply(.failure(ControlError("node '\(node)' has finished")))
-        }
+        control.send(message, to: node, reply: reply)
     }
 
     /// Sends a control message and waits for the reply.

@@ -109,6 +109,35 @@ public struct NodeContext {
     var paceOrigin: UInt64?
     let events: EventHub
     var ended = false
+    /// Sends the outputs assigned so far downstream, stamped with the given instant.
+    let emitter: (Timestamp) -> Void
+    /// Whether ``emit(at:)`` was called during the current call.
+    var emittedInCall = false
+    /// The running graph: send commands to other nodes, subscribe to events, read counters.
+    public let graph: GraphControl
+
+    init(nodeName: String, logger: Logger, pool: ImagePool, connectedOutputs: Set<String>, stopFlag: StopFlag,
+         events: EventHub, graph: GraphControl, emitter: @escaping (Timestamp) -> Void) {
+        self.nodeName = nodeName
+        self.logger = logger
+        self.pool = pool
+        self.connectedOutputs = connectedOutputs
+        self.stopFlag = stopFlag
+        self.events = events
+        self.graph = graph
+        self.emitter = emitter
+    }
+
+    /// Sends the outputs assigned so far as one packet stamped `time`, and clears them.
+    ///
+    /// For nodes that hold frames back (a stabilizer with lookahead): a packet keeps the instant it
+    /// describes, several may leave in one call, and ``Node/finish(_:)`` may flush what is held.
+    /// Stamps must increase from packet to packet. Outputs not assigned are sent as a skip. When a
+    /// call has used `emit`, nothing more is sent for it unless outputs are assigned again.
+    public mutating func emit(at time: Timestamp) {
+        emitter(time)
+        emittedInCall = true
+    }
 
     /// Whether output `name` feeds any other node (skip work nobody reads).
     public func isConnected(_ name: String) -> Bool { connectedOutputs.contains(name) }

@@ -17,6 +17,7 @@ public struct NodeHarness<N: Node> {
     private var context: NodeContext
     private let hub = EventHub()
     private let collected = EventLog()
+    private let emittedLog = EmitLog()
 
     /// Creates the node and applies `parameters` (config text, parsed and range-checked).
     public init(_ type: N.Type = N.self, parameters: [String: String] = [:], connectedOutputs: Set<String>? = nil) throws {
@@ -34,9 +35,15 @@ public struct NodeHarness<N: Node> {
         }
         let log = collected
         hub.subscribe { log.append($0) }
+        let outputs = slots.outputs
+        let emitted = emittedLog
         context = NodeContext(nodeName: N.kind, logger: Logger(label: "harness.\(N.kind)"), pool: ImagePool(),
                               connectedOutputs: connectedOutputs ?? Set(slots.outputs.map(\.name)),
-                              stopFlag: StopFlag(), events: hub)
+                              stopFlag: StopFlag(), events: hub, graph: GraphControl(nodes: [], events: hub)) { t in
+            var out: [String: any Sendable] = [:]
+            for slot in outputs { if let v = slot.take() { out[slot.name] = v } }
+            emitted.append((t, out))
+        }
         try node.validate()
     }
 
@@ -86,11 +93,26 @@ public struct NodeHarness<N: Node> {
         slot.assign(try slot.parse(.text(text)))
     }
 
+    /// Packets the node sent with ``NodeContext/emit(at:)`` since the last call, oldest first;
+    /// the log is cleared.
+    public mutating func takeEmitted() -> [(timestamp: Timestamp, outputs: [String: any Sendable])] {
+        emittedLog.take()
+    }
+
     /// Events the node posted.
     public var events: [GraphEvent] { collected.events }
 
     /// The node itself, for inspection.
     public var instance: N { node }
+}
+
+final class EmitLog: @unchecked Sendable {
+    private var list: [(timestamp: Timestamp, outputs: [String: any Sendable])] = []
+    func append(_ e: (Timestamp, [String: any Sendable])) { list.append(e) }
+    func take() -> [(timestamp: Timestamp, outputs: [String: any Sendable])] {
+        defer { list.removeAll() }
+        return list
+    }
 }
 
 final class EventLog: @unchecked Sendable {

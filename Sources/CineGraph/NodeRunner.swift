@@ -61,8 +61,10 @@ final class NodeRunner: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let finishedFlag = Atomic<Bool>(false)
 
+    private let control: GraphControl
+
     init(node: GraphNode, inbox: Inbox, connectedOutputs: Set<String>, logger: Logger, stopFlag: StopFlag,
-         events: EventHub, onFailure: @escaping @Sendable (NodeFailure) -> Void) {
+         events: EventHub, control: GraphControl, onFailure: @escaping @Sendable (NodeFailure) -> Void) {
         self.graphNode = node
         self.inbox = inbox
         self.connectedOutputs = connectedOutputs
@@ -72,6 +74,7 @@ final class NodeRunner: @unchecked Sendable {
         self.logger = l
         self.stopFlag = stopFlag
         self.events = events
+        self.control = control
         self.onFailure = onFailure
     }
 
@@ -91,7 +94,8 @@ final class NodeRunner: @unchecked Sendable {
         let (instance, slots) = graphNode.instantiate()
         var node = instance
         var ctx = NodeContext(nodeName: graphNode.name, logger: logger, pool: ImagePool(),
-                              connectedOutputs: connectedOutputs, stopFlag: stopFlag, events: events)
+                              connectedOutputs: connectedOutputs, stopFlag: stopFlag, events: events,
+                              graph: control) { [self] t in self.emit(slots, at: t, skipsForUnset: true) }
         var phase = "start"
         do {
             try node.start(&ctx)
@@ -134,12 +138,13 @@ final class NodeRunner: @unchecked Sendable {
             if !controls.isEmpty { handle(controls, &node, &ctx, slots) }
             if inbox.isAborted { return }
             ctx.idleNanoseconds = 0
+            ctx.emittedInCall = false
             let t0 = DispatchTime.now().uptimeNanoseconds
             try node.process(&ctx)
             let produced = slots.outputs.contains { $0.hasValue }
-            if produced {
+            if produced || ctx.emittedInCall {
                 record(t0 + ctx.idleNanoseconds, ctx.timestamp)
-                emit(slots, at: ctx.timestamp, skipsForUnset: true)
+                if produced { emit(slots, at: ctx.timestamp, skipsForUnset: true) }
                 ctx.frameIndex += 1
             }
         }
@@ -163,11 +168,14 @@ final class NodeRunner: @unchecked Sendable {
                 }
                 for (slot, v) in zip(connected, values) { slot.set(v) }
                 ctx.idleNanoseconds = 0
+                ctx.emittedInCall = false
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 try node.process(&ctx)
                 record(t0 + ctx.idleNanoseconds, t)
                 for slot in connected { slot.set(nil) }
-                emit(slots, at: t, skipsForUnset: true)
+                if !ctx.emittedInCall || slots.outputs.contains(where: { $0.hasValue }) {
+                    emit(slots, at: t, skipsForUnset: true)
+                }
                 ctx.frameIndex += 1
             }
         }

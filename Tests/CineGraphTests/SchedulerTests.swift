@@ -181,4 +181,44 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         }
         #expect(values == [0, 1, 2])
     }
+
+    @Test func heldPacketsKeepTheirInstantsAndFlushAtTheEnd() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 50 }
+              hold: { kind: hold, input: src.value, depth: 7 }
+              add: { kind: adder, a: hold, b: hold }
+              out: { kind: collect, input: add }
+            """)
+        #expect(summary.failures.isEmpty)
+        #expect(events.values(from: "out") == (0..<50).map { $0 * 2 })
+        let stamps = events.all.filter { $0.node == "out" && $0.name == "value" }.compactMap { Int($0.fields["t"]!) }
+        #expect(stamps == (0..<50).map { $0 * 1_000_000 })
+    }
+
+    @Test func harnessCollectsEmittedPackets() throws {
+        var h = try NodeHarness(Hold.self, parameters: ["depth": "2"])
+        for i in 0..<4 { _ = try h.process(["input": i], at: Timestamp(nanoseconds: Int64(i))) }
+        #expect(h.takeEmitted().map { $0.outputs["output"] as? Int } == [0, 1])
+        try h.finish()
+        let flushed = h.takeEmitted()
+        #expect(flushed.map { $0.outputs["output"] as? Int } == [2, 3])
+        #expect(flushed.map(\.timestamp.nanoseconds) == [2, 3])
+    }
+
+    @Test func nodesReachOtherNodesThroughTheGraphControl() throws {
+        Relay.replies.withLock { $0.removeAll() }
+        let (summary, _) = try run("""
+            nodes:
+              src: { kind: tick, count: 20 }
+              dbl: { kind: doubler, input: src.value, factor: 3 }
+              relay: { kind: relay, input: dbl, target: dbl }
+              relay2: { kind: relay, input: src.value, target: dlb }
+            """)
+        #expect(summary.failures.isEmpty)
+        let replies = Relay.replies.withLock { $0 }.sorted()
+        #expect(replies.count == 2)
+        #expect(replies.contains("pong 3 [dbl]") || replies.contains { $0.contains("has finished") })
+        #expect(replies.contains { $0.contains("no node named 'dlb'; did you mean 'dbl'?") })
+    }
 }

@@ -99,6 +99,54 @@ struct OptionalSink: Node {
     mutating func process(_ ctx: inout NodeContext) throws {}
 }
 
+/// Holds `depth` packets back, sends each with its own timestamp, and flushes the rest in `finish`.
+struct Hold: Node {
+    static let kind = "hold"
+    static let summary = "Holds packets back."
+    @Input("Values") var input: Int
+    @Output("The same values, later") var output: Int
+    @Parameter(default: 3, range: 0...100, "Packets held") var depth: Int
+    var held: [(Timestamp, Int)] = []
+    mutating func process(_ ctx: inout NodeContext) throws {
+        held.append((ctx.timestamp, input))
+        while held.count > depth {
+            let (t, v) = held.removeFirst()
+            output = v
+            ctx.emit(at: t)
+        }
+    }
+    mutating func finish(_ ctx: inout NodeContext) throws {
+        for (t, v) in held {
+            output = v
+            ctx.emit(at: t)
+        }
+        held.removeAll()
+    }
+}
+
+/// Forwards a `ping` to another node through the graph's control handle; replies land in `replies`.
+struct Relay: Node {
+    static let kind = "relay"
+    static let summary = "Relays a command."
+    static let replies = Mutex<[String]>([])
+    @Input("Values") var input: Int
+    @Parameter(default: "", "Node to ping at the first packet") var target: String
+    var sent = false
+    mutating func process(_ ctx: inout NodeContext) throws {
+        guard !sent else { return }
+        sent = true
+        let doublers = ctx.graph.nodes(ofKind: "doubler").joined(separator: ",")
+        ctx.graph.send(.command(NodeCommand("ping")), to: target) { result in
+            let text: String
+            switch result {
+            case .success(let s): text = s
+            case .failure(let e): text = "error: \(e)"
+            }
+            Relay.replies.withLock { $0.append("\(text) [\(doublers)]") }
+        }
+    }
+}
+
 func testRegistry() -> NodeRegistry {
     let r = NodeRegistry()
     r.register(Tick.self)
@@ -107,6 +155,8 @@ func testRegistry() -> NodeRegistry {
     r.register(Collect.self)
     r.register(TextSink.self)
     r.register(OptionalSink.self)
+    r.register(Hold.self)
+    r.register(Relay.self)
     return r
 }
 
