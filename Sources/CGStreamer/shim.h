@@ -78,4 +78,71 @@ static inline void cg_send_eos_to_element_sources(GstElement *element, GstElemen
     gst_element_send_event(element, gst_event_new_eos());
 }
 
+/// Sends EOS to every source element of `bin` that is not an appsrc (a live microphone, say):
+/// appsrcs are ended by their writers so that their queued buffers are kept.
+static inline void cg_send_eos_to_live_sources(GstElement *element);
+static inline void cg_send_eos_live_foreach(const GValue *item, gpointer unused) {
+    (void)unused;
+    cg_send_eos_to_live_sources(GST_ELEMENT(g_value_get_object(item)));
+}
+static inline void cg_send_eos_to_live_sources(GstElement *element) {
+    if (GST_IS_BIN(element)) {
+        GstIterator *it = gst_bin_iterate_sources(GST_BIN(element));
+        while (gst_iterator_foreach(it, cg_send_eos_live_foreach, NULL) == GST_ITERATOR_RESYNC) gst_iterator_resync(it);
+        gst_iterator_free(it);
+        return;
+    }
+    if (GST_IS_APP_SRC(element)) return;
+    gst_element_send_event(element, gst_event_new_eos());
+}
+
+/// The running time of `element`'s pipeline now (clock time minus base time), or -1 without a clock.
+static inline gint64 cg_element_running_time(GstElement *element) {
+    GstClock *clock = gst_element_get_clock(element);
+    if (clock == NULL) return -1;
+    GstClockTime now = gst_clock_get_time(clock);
+    gst_object_unref(clock);
+    GstClockTime base = gst_element_get_base_time(element);
+    return now >= base ? (gint64)(now - base) : 0;
+}
+
+/// A buffer probe that starts a live stream at a moment chosen later and ends it at another:
+/// `data` points at two gint64, the start (a running time; G_MAXINT64 while unknown) and the end
+/// (relative to the start; G_MAXINT64 while open). Buffers before the start are dropped; later
+/// ones are re-stamped relative to it, so the stream's time 0 is that moment; buffers from the
+/// end on are dropped. The third gint64 receives the end of the latest buffer seen (relative).
+static inline GstPadProbeReturn cg_time_shift_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    gint64 start = __atomic_load_n((gint64 *)data, __ATOMIC_ACQUIRE);
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (start == G_MAXINT64 || buffer == NULL || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_DROP;
+    GstClockTime pts = GST_BUFFER_PTS(buffer);
+    if ((gint64)pts < start) return GST_PAD_PROBE_DROP;
+    gint64 end = __atomic_load_n(((gint64 *)data) + 1, __ATOMIC_ACQUIRE);
+    gint64 relative = (gint64)(pts - (GstClockTime)start);
+    gint64 seen = relative + (GST_BUFFER_DURATION_IS_VALID(buffer) ? (gint64)GST_BUFFER_DURATION(buffer) : 0);
+    __atomic_store_n(((gint64 *)data) + 2, seen, __ATOMIC_RELEASE);
+    if (relative >= end) return GST_PAD_PROBE_DROP;
+    buffer = gst_buffer_make_writable(buffer);
+    GST_BUFFER_PTS(buffer) = pts - (GstClockTime)start;
+    GST_BUFFER_DTS(buffer) = GST_CLOCK_TIME_NONE;
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    return GST_PAD_PROBE_OK;
+}
+
+/// Stores `value` at `p` for the probe above to read.
+static inline void cg_atomic_store_int64(gint64 *p, gint64 value) { __atomic_store_n(p, value, __ATOMIC_RELEASE); }
+
+/// Reads what the probe above stored.
+static inline gint64 cg_atomic_load_int64(gint64 *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+
+/// Installs ``cg_time_shift_probe`` on the src pad of `element`.
+static inline gboolean cg_install_time_shift(GstElement *element, gint64 *start) {
+    GstPad *pad = gst_element_get_static_pad(element, "src");
+    if (pad == NULL) return FALSE;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cg_time_shift_probe, start, NULL);
+    gst_object_unref(pad);
+    return TRUE;
+}
+
 #endif

@@ -109,3 +109,50 @@ public final class AssetTrackReader: @unchecked Sendable {
             .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
     }
 }
+
+extension AssetTrackReader {
+    /// Reads the whole metadata track of the asset at `path`: its header and every frame record.
+    /// - Throws: ``GStreamerError`` naming the file when it is missing, not Matroska, or not a
+    ///   cinematic asset (no header record).
+    public static func readMetadata(path: String, timeout: Double = 30) throws -> (AssetHeader, [AssetFrameRecord]) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw GStreamerError(element: nil, message: "\(path): no such asset file")
+        }
+        let reader: AssetTrackReader
+        do { reader = try AssetTrackReader(path: path, track: .metadata) } catch {
+            throw GStreamerError(element: nil, message: "\(path) is not a cinematic asset (\(error))")
+        }
+        var records: [AssetFrameRecord] = []
+        do {
+            while let r = try reader.nextRecord(timeout: timeout) { records.append(r) }
+        } catch {
+            // A take cut short (SIGKILL) ends in a partial cluster: keep what was read.
+            if records.isEmpty || reader.header == nil {
+                throw GStreamerError(element: nil, message: "\(path) is not a cinematic asset (\(error))")
+            }
+        }
+        guard let header = reader.header else {
+            throw GStreamerError(element: nil, message: "\(path) is not a cinematic asset: it has no cinegraph header record")
+        }
+        return (header, records)
+    }
+}
+
+extension AssetTrackReader {
+    /// Reads the header and first record of the asset at `path` (a quick check that it is one).
+    /// - Throws: ``GStreamerError`` naming the file when it is missing, not Matroska, or not a cinematic asset.
+    public static func readMetadataStart(path: String, timeout: Double = 10) throws -> (AssetHeader, AssetFrameRecord) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw GStreamerError(element: nil, message: "\(path): no such asset file")
+        }
+        do {
+            let reader = try AssetTrackReader(path: path, track: .metadata)
+            if let first = try reader.nextRecord(timeout: timeout), let header = reader.header { return (header, first) }
+        } catch let error as GStreamerError where error.message.contains("version") {
+            throw error
+        } catch {
+            throw GStreamerError(element: nil, message: "\(path) is not a cinematic asset (\(error))")
+        }
+        throw GStreamerError(element: nil, message: "\(path) is not a cinematic asset: it has no cinegraph header and frame records")
+    }
+}

@@ -7,7 +7,8 @@ import Foundation
 /// Writes a cinematic asset (docs/asset.md): one Matroska file with
 /// 1. the original reference view, H.264 (x264; `lossless` uses quantizer 0),
 /// 2. the disparity map at its own resolution, FFV1 `GRAY16_LE`, samples = round(d × 64), 0 = invalid,
-/// 3. a `text/x-raw,format=utf8` track: an ``AssetHeader`` record, then one ``AssetFrameRecord`` per frame.
+/// 3. a `text/x-raw,format=utf8` track: an ``AssetHeader`` record, then one ``AssetFrameRecord`` per frame,
+/// 4. optionally the audio, FLAC (lossless), starting at the first frame.
 /// Every frame must be appended with its disparity (when the asset has a disparity track) and
 /// its record: the muxer interleaves the tracks and waits for all of them.
 /// Matroska is written as it goes, so a killed process leaves a file that plays up to the last
@@ -19,6 +20,13 @@ public final class AssetWriter: @unchecked Sendable {
         public var quality: String = "high"
         /// x264 speed preset.
         public var speedPreset: String = "veryfast"
+        /// Audio to record beside the video: `nil` for none, `default` for the system's default
+        /// input, `test` for a sine tone, or a GStreamer source description (`pulsesrc device=…`).
+        public var audio: String?
+        /// Audio channels: 1, 2, or 4 (an ambisonic or quad microphone, kept as four channels).
+        public var audioChannels = 2
+        /// Audio sample rate in Hz.
+        public var audioSampleRate = 48_000
         public init() {}
     }
 
@@ -35,6 +43,11 @@ public final class AssetWriter: @unchecked Sendable {
     private let header: AssetHeader
     private var origin: Timestamp?
     private var finished = false
+    /// Where the audio starts (the running time of the first frame) and ends (the end of the last
+    /// frame, relative to the start): read by a probe on the streaming thread.
+    private let audioSpan: UnsafeMutablePointer<gint64>
+    private var lastFrameEnd: Int64 = 0
+    private let hasAudio: Bool
     private let encoder = JSONEncoder()
 
     /// Opens `path` for an asset described by `header` (a disparity track when the header has a disparity size).
@@ -44,7 +57,8 @@ public final class AssetWriter: @unchecked Sendable {
         guard ext == "mkv" else {
             throw GStreamerError(element: nil, message: "a cinematic asset is Matroska: '\(path)' should end in .mkv")
         }
-        for element in ["x264enc", "avenc_ffv1", "matroskamux"] where !GStreamer.hasElement(element) {
+        let needed = ["x264enc", "avenc_ffv1", "matroskamux"] + (options.audio == nil ? [] : ["flacenc", "capssetter"])
+        for element in needed where !GStreamer.hasElement(element) {
             throw GStreamerError(element: element, message: "GStreamer element \(element) is not installed")
         }
         let quoted = "\"" + path.replacingOccurrences(of: "\"", with: "\\\"") + "\""
@@ -60,10 +74,37 @@ public final class AssetWriter: @unchecked Sendable {
         }
         // Request pads named explicitly: linking happens at parse time, before the appsrcs have caps.
         d += "appsrc name=metadata caps=text/x-raw,format=utf8 format=time ! queue ! mux.subtitle_%u"
+        if let audio = options.audio {
+            guard [1, 2, 4].contains(options.audioChannels) else {
+                throw GStreamerError(element: "flacenc", message: "audio channels must be 1, 2 or 4, got \(options.audioChannels)")
+            }
+            // Four channels keep their order; FLAC labels them quad (mask 0x33) whatever the device said.
+            let mask = options.audioChannels == 4 ? ",channel-mask=(bitmask)0x33" : ""
+            d += " \(Self.audioSource(audio)) ! audioconvert ! audioresample ! "
+            d += "audio/x-raw,channels=\(options.audioChannels),rate=\(options.audioSampleRate) ! "
+            d += "capssetter join=true replace=false caps=\"audio/x-raw\(mask)\" ! identity name=audiostart ! "
+            d += "queue max-size-time=2000000000 max-size-buffers=0 max-size-bytes=0 ! flacenc ! queue ! mux.audio_%u"
+        }
         pipelineDescription = d
         self.path = path
+        var header = header
+        if options.audio != nil {
+            header.audioChannels = options.audioChannels
+            header.audioSampleRate = options.audioSampleRate
+        }
         self.header = header
+        hasAudio = options.audio != nil
+        audioSpan = .allocate(capacity: 3)
+        audioSpan.initialize(repeating: .max, count: 2)
+        (audioSpan + 2).initialize(to: 0)
         pipeline = try Pipeline(d)
+        if hasAudio {
+            guard let start = pipeline.child(named: "audiostart") else {
+                throw GStreamerError(element: "audiostart", message: "the asset pipeline has no audio start element")
+            }
+            _ = cg_install_time_shift(start, audioSpan)
+            gst_object_unref(start)
+        }
         video = try AppSrcWriter(pipeline: pipeline, name: "video", format: .i420, width: header.referenceWidth,
                                  height: header.referenceHeight, fps: header.fps)
         if let w = header.disparityWidth, let h = header.disparityHeight {
@@ -75,6 +116,20 @@ public final class AssetWriter: @unchecked Sendable {
         metadata = try AppSrcDataWriter(pipeline: pipeline, name: "metadata", caps: "text/x-raw,format=utf8")
         encoder.outputFormatting = [.sortedKeys]
         try pipeline.play()
+    }
+
+    deinit {
+        if !finished { pipeline.stop() }
+        audioSpan.deallocate()
+    }
+
+    /// The GStreamer source for an `audio` option.
+    static func audioSource(_ audio: String) -> String {
+        switch audio {
+        case "default": return "autoaudiosrc"
+        case "test": return "audiotestsrc is-live=true wave=sine freq=440"
+        default: return audio
+        }
     }
 
     /// Whether the asset has a disparity track.
@@ -89,6 +144,11 @@ public final class AssetWriter: @unchecked Sendable {
             throw GStreamerError(element: "video", message: "frame is \(image.width)x\(image.height), the asset is \(header.referenceWidth)x\(header.referenceHeight)")
         }
         let start = origin ?? timestamp
+        if origin == nil && hasAudio {
+            // The audio starts with the first frame: earlier samples are dropped, later ones re-stamped.
+            let now = max(0, cg_element_running_time(pipeline.element))
+            cg_atomic_store_int64(audioSpan, now)
+        }
         origin = start
         let t = Timestamp(nanoseconds: max(0, (timestamp - start).nanoseconds))
         let duration = UInt64(1e9 / header.fps)
@@ -108,6 +168,7 @@ public final class AssetWriter: @unchecked Sendable {
             try disparity.push(map.quantized(scale: header.disparityScale, pool: pool), at: t)
         }
         try metadata.push(bytes, presentationTime: UInt64(t.nanoseconds), duration: duration)
+        lastFrameEnd = t.nanoseconds + Int64(duration)
         framesWritten += 1
     }
 
@@ -119,6 +180,17 @@ public final class AssetWriter: @unchecked Sendable {
         video.endOfStream()
         disparity?.endOfStream()
         metadata.endOfStream()
+        if hasAudio {
+            // The sound ends with the last frame: wait (briefly) for the microphone to get there.
+            cg_atomic_store_int64(audioSpan + 1, gint64(lastFrameEnd))
+            let deadline = ContinuousClock.now + .seconds(1)
+            while cg_atomic_load_int64(audioSpan + 2) < gint64(lastFrameEnd) && ContinuousClock.now < deadline
+                && framesWritten > 0
+            {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            cg_send_eos_to_live_sources(pipeline.element)
+        }
         defer { pipeline.stop() }
         if try !pipeline.waitForEndOfStream(timeout: seconds) {
             throw GStreamerError(element: "mux", message: "the asset \(path) was not finalised within \(Int(seconds)) s")

@@ -27,6 +27,10 @@ public final class MovieRecorder: @unchecked Sendable {
         /// `nil` for no audio, `default` for the default input device, `test` for a sine tone,
         /// or a GStreamer source description (`pulsesrc device=...`).
         public var audio: String? = nil
+        /// A movie or cinematic asset whose first audio track is copied (re-encoded for the
+        /// container) into the recording, from its time 0 — re-rendering keeps the take's sound.
+        /// Not live: the video keeps its own timestamps. Exclusive with ``audio``.
+        public var audioFile: String? = nil
         /// Bits per sample of the encoded video: 8, or 10 where the encoder offers it (x264, x265).
         public var bitDepth: Int = 8
 
@@ -82,6 +86,15 @@ public final class MovieRecorder: @unchecked Sendable {
             "filesink location=\(Self.quoted(path))",
         ]
         var description = video.joined(separator: " ! ")
+        if options.audio != nil && options.audioFile != nil {
+            throw GStreamerError(element: nil, message: "record audio from a device or copy it from a file, not both")
+        }
+        if let file = options.audioFile {
+            let audioEncoder = try MovieFormat.audioEncoder(container: container)
+            let demuxer = file.lowercased().hasSuffix(".mp4") || file.lowercased().hasSuffix(".mov") ? "qtdemux" : "matroskademux"
+            description += "  filesrc location=\(Self.quoted(file)) ! \(demuxer) name=audiofile audiofile.audio_0 ! "
+                + ["queue", "decodebin", "audioconvert", "audioresample", audioEncoder, "queue", "mux."].joined(separator: " ! ")
+        }
         if let audio = options.audio {
             let audioEncoder = try MovieFormat.audioEncoder(container: container)
             description +=

@@ -21,6 +21,13 @@ public struct AssetHeader: Sendable, Hashable, Codable {
     public var focalLengthPixels: Double?
     /// Stereo baseline in metres, when known.
     public var baselineMetres: Double?
+    /// Channels of the audio track (FLAC, in the order the device delivered them), when there is one.
+    public var audioChannels: Int?
+    /// Sample rate of the audio track in Hz, when there is one.
+    public var audioSampleRate: Int?
+    /// The stereo calibration the recording was made with, as the text of the calibration file
+    /// (OpenCV FileStorage YAML/XML or ROS camera_info YAML), when one was given.
+    public var calibration: String?
 
     /// 1/64 pixel steps: disparities up to 1023.98 px at 1/64 px precision in 16 bits.
     public static let defaultDisparityScale = 64.0

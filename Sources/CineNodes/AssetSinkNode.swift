@@ -3,6 +3,7 @@
 import CineGStreamer
 import CineGraph
 import CineMedia
+import CineVision
 import Foundation
 
 /// The video quality of an asset.
@@ -23,7 +24,10 @@ public struct AssetSinkNode: Node {
         (focus, detections, scene status) after a header with the camera model. Matroska is \
         written as it goes: if the process is killed, the file still opens and plays up to the \
         last frames written. Inputs other than `video` are optional; connected ones are recorded \
-        for every frame.
+        for every frame. `audio` records a microphone beside the video as lossless FLAC, starting \
+        with the first frame (`audio-channels: 4` keeps an ambisonic microphone's four channels). \
+        `calibration` stores the stereo calibration file in the header and takes the focal \
+        length and baseline from it.
         """
     public static let commands = [CommandDescription("status", "Path and frames written so far")]
 
@@ -38,6 +42,12 @@ public struct AssetSinkNode: Node {
     @Parameter(default: 0, range: 0...100_000, "Focal length of the reference view in pixels (0 = unknown)")
     public var focalLength: Double
     @Parameter(default: 0, range: 0...10, "Stereo baseline in metres (0 = unknown)") public var baseline: Double
+    @Parameter(default: "none", "Audio: none, default (the system's input), test (a tone), or a GStreamer source description")
+    public var audio: String
+    @Parameter(default: 2, range: 1...4, "Audio channels: 1, 2, or 4 (ambisonic / quad, kept as four channels)")
+    public var audioChannels: Int
+    @Parameter(default: "", "Stereo calibration file stored in the asset (OpenCV YAML/XML or ROS camera_info)")
+    public var calibration: String
 
     private var writer: AssetWriter?
     private var outputPath = ""
@@ -49,6 +59,18 @@ public struct AssetSinkNode: Node {
         if URL(fileURLWithPath: expanded).pathExtension.lowercased() != "mkv" {
             throw ParameterError("path", "'\(path)' must end in .mkv (a cinematic asset is Matroska)")
         }
+        if audioChannels == 3 { throw ParameterError("audio-channels", "must be 1, 2 or 4, got 3") }
+        if audio.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ParameterError("audio", "is empty; use none, default, test or a GStreamer source description")
+        }
+    }
+
+    public func preflight() throws {
+        if !calibration.isEmpty {
+            do { _ = try StereoCalibration.load(contentsOf: calibration) } catch {
+                throw ParameterError("calibration", "\(error)")
+            }
+        }
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
@@ -59,19 +81,40 @@ public struct AssetSinkNode: Node {
             try GStreamer.initialize()
             outputPath = PathTemplate.expand(path, node: ctx.nodeName)
             try PathTemplate.prepareFolder(for: outputPath)
-            let header = AssetHeader(referenceWidth: video.width, referenceHeight: video.height,
+            var header = AssetHeader(referenceWidth: video.width, referenceHeight: video.height,
                                      disparityWidth: disparity?.values.width, disparityHeight: disparity?.values.height,
                                      fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
                                      baselineMetres: baseline > 0 ? baseline : nil)
+            if !calibration.isEmpty { try Self.apply(calibrationFile: calibration, to: &header) }
             var options = AssetWriter.Options()
             options.quality = quality.rawValue
             options.speedPreset = preset
+            options.audio = audio == "none" ? nil : audio
+            options.audioChannels = audioChannels
             writer = try AssetWriter(path: outputPath, header: header, options: options)
             ctx.logger.info("recording asset \(outputPath)")
             ctx.post("recording-started", ["path": outputPath])
         }
         let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [])
         try writer!.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
+    }
+
+    /// Stores the calibration's text in the header and fills in focal length and baseline where the
+    /// parameters left them unknown. A translation above 10 is taken to be in millimetres.
+    static func apply(calibrationFile path: String, to header: inout AssetHeader) throws {
+        let calibration: StereoCalibration
+        do { calibration = try StereoCalibration.load(contentsOf: path) } catch {
+            throw ParameterError("calibration", "\(error)")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ParameterError("calibration", "cannot read \(path) as UTF-8 text")
+        }
+        header.calibration = text
+        if header.focalLengthPixels == nil { header.focalLengthPixels = calibration.focalLength }
+        if header.baselineMetres == nil {
+            let b = abs(calibration.baseline)
+            if b > 0 { header.baselineMetres = b > 10 ? b / 1000 : b }
+        }
     }
 
     public mutating func finish(_ ctx: inout NodeContext) throws {

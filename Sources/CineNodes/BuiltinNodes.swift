@@ -29,5 +29,6 @@ extension NodeRegistry {
         register(StillSinkNode.self)
         register(FocusNode.self)
         register(DelayNode.self)
+        register(RefocusNode.self)
     }
 }

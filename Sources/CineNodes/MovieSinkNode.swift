@@ -29,6 +29,8 @@ public struct MovieSinkNode: Node {
     @Parameter(default: 0, range: 0...200_000, "Bitrate in kbit/s (0 = encoder default)") public var bitrate: Int
     @Parameter(default: 30, range: 1...240, "Frame rate written in the file") public var fps: Double
     @Parameter(default: "none", "Audio: none, default, test, or a GStreamer source description") public var audio: String
+    @Parameter(default: "", "Copy the audio of this movie or asset into the recording (offline re-renders)")
+    public var audioFrom: String
     @Parameter(default: 8, range: 8...10, "Bits per sample: 8, or 10 (x264/x265 High 10)") public var bitDepth: Int
 
     private var recorder: MovieRecorder?
@@ -39,11 +41,20 @@ public struct MovieSinkNode: Node {
     public func validate() throws {
         let expanded = PathTemplate.expand(path, node: "movie")
         do { _ = try MovieFormat.muxer(forPath: expanded) } catch { throw ParameterError("path", "\(error)") }
+        if !audioFrom.isEmpty && audio != "none" {
+            throw ParameterError("audio-from", "record audio from a device (audio) or copy it from a file (audio-from), not both")
+        }
         if bitDepth != 8 && bitDepth != 10 { throw ParameterError("bit-depth", "\(bitDepth) is not 8 or 10") }
         let valid = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
         if !valid.contains(preset) {
             throw ParameterError("preset", "'\(preset)' is not an x264 preset",
                                  hint: closestMatch(to: preset, in: valid).map { "did you mean '\($0)'?" })
+        }
+    }
+
+    public func preflight() throws {
+        if !audioFrom.isEmpty && !FileManager.default.fileExists(atPath: audioFrom) {
+            throw ParameterError("audio-from", "no such file: \(audioFrom)")
         }
     }
 
@@ -57,6 +68,7 @@ public struct MovieSinkNode: Node {
             options.speedPreset = preset
             options.bitrateKbps = bitrate
             options.audio = audio == "none" ? nil : audio
+            options.audioFile = audioFrom.isEmpty ? nil : audioFrom
             options.bitDepth = bitDepth
             recorder = try MovieRecorder(path: outputPath, width: video.width, height: video.height, fps: fps,
                                          format: video.format, options: options)

@@ -9,7 +9,7 @@ struct Cinegraph: ParsableCommand {
         abstract: "Cinematic-mode video for Linux cameras: run declarative processing graphs.",
         discussion: "Start with `cinegraph run` (a synthetic stereo camera recorded to a movie) or `cinegraph nodes`.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, BokehCommand.self, RenderCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self])
 }
 
 /// Options shared by the subcommands.

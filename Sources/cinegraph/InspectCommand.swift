@@ -2,15 +2,24 @@
 import ArgumentParser
 import CineGStreamer
 import CineMedia
+import CineVision
 import Foundation
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "inspect", abstract: "Show what a movie or cinematic asset holds (tracks, frames, duration).")
+        commandName: "inspect", abstract: "Show what a movie or cinematic asset holds (tracks, frames, duration).",
+        discussion: """
+            For a cinematic asset, --plot writes an SVG chart of the take: the focus disparity over \
+            time (yellow), every subject's disparity (one line per detection ID) and the focus \
+            decisions — automatic ones dashed grey, yours (from --changes) yellow.
+            """)
 
     @Argument(help: "Movie or asset files.") var files: [String]
+    @Option(help: "Write an SVG plot of the asset's focus over time (one asset only).") var plot: String?
+    @Option(help: "A changes file whose decisions the plot marks too.") var changes: String?
 
     func run() throws {
+        if plot != nil && files.count != 1 { throw ValidationError("--plot draws one asset; give exactly one file") }
         try GStreamer.initialize()
         var failed = false
         for file in files {
@@ -39,6 +48,13 @@ struct InspectCommand: ParsableCommand {
                     print("  no disparity track")
                 }
                 print("  metadata: \(records) records, \(detections) detections, focus state in \(focused)")
+                if let a = header.audioChannels {
+                    let audio = try AudioProbe.inspect(path: file)
+                    print("  audio: \(a) channels at \(header.audioSampleRate ?? 0) Hz (FLAC)"
+                        + (audio.map { String(format: ", %.3f s", $0.durationSeconds) } ?? ", no samples"))
+                }
+                if header.calibration != nil { print("  stereo calibration stored") }
+                if let plot { try writePlot(plot, asset: file) }
                 if let f = header.focalLengthPixels { print("  focal length \(f) px" + (header.baselineMetres.map { ", baseline \($0) m" } ?? "")) }
             } catch {
                 failed = true
@@ -46,5 +62,18 @@ struct InspectCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+
+    private func writePlot(_ path: String, asset: String) throws {
+        let (_, all) = try AssetTrackReader.readMetadata(path: asset)
+        var script = try CinematicScript(records: all)
+        if let changes {
+            let edits = try ScriptChanges.load(contentsOf: changes)
+            try edits.apply(to: &script)
+        }
+        let name = URL(fileURLWithPath: asset).lastPathComponent
+        let svg = FocusPlot(records: all, decisions: script.decisions, title: "\(name): focus and subjects").svg()
+        try svg.write(toFile: path, atomically: true, encoding: .utf8)
+        print("  plot written to \(path)")
     }
 }

@@ -5,6 +5,7 @@ import CineGStreamer
 import CineGraph
 import CineMedia
 import CineNodes
+import CineVision
 import Foundation
 
 struct RenderCommand: ParsableCommand {
@@ -19,7 +20,9 @@ struct RenderCommand: ParsableCommand {
 
     @Argument(help: "The cinematic asset (.mkv) written by the `asset` node.") var asset: String
     @Option(name: .shortAndLong, help: "Output movie.") var output: String
-    @Option(help: "Simulated aperture as an f-number (1.4 … 16).") var aperture: Double = 2.8
+    @Option(help: "Simulated aperture as an f-number (1.4 … 16); default: the changes file's, else the recording's, else 2.8.")
+    var aperture: Double?
+    @Option(help: "Changes file from `cinegraph script` (user focus decisions, aperture).") var changes: String?
     @Option(help: "Focus on this disparity (pixels of the full-resolution view).") var focusDisparity: Double?
     @Option(help: "Focus on the depth at this normalised point of the first frame, e.g. 0.5,0.4.") var focusPoint: String?
     @Option(help: "Bokeh quality: draft, standard, high.") var quality: String = "high"
@@ -30,9 +33,19 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let logger = try logging.bootstrap()
         try GStreamer.initialize()
-        let metadata = try AssetTrackReader(path: asset, track: .metadata)
-        guard let first = try metadata.nextRecord(), let header = metadata.header else {
-            throw ValidationError("\(asset) is not a cinematic asset (no header record)")
+        let header: AssetHeader, first: AssetFrameRecord
+        do {
+            let metadata = try AssetTrackReader.readMetadataStart(path: asset)
+            (header, first) = metadata
+        } catch {
+            throw ToolError("\(error)")
+        }
+        if let aperture, !CinematicScript.fNumberRange.contains(aperture) {
+            let r = CinematicScript.fNumberRange
+            throw ValidationError("--aperture \(aperture) is outside \(r.lowerBound)...\(r.upperBound)")
+        }
+        if changes != nil && (focusDisparity != nil || focusPoint != nil) {
+            throw ValidationError("--changes re-decides focus; it cannot be combined with --focus-disparity or --focus-point")
         }
         guard header.disparityWidth != nil else {
             throw ValidationError("\(asset) has no disparity track: record it with the asset node's disparity input connected")
@@ -52,15 +65,19 @@ struct RenderCommand: ParsableCommand {
             }
             focus = Double(d)
         }
-        let useRecordedFocus = focus == nil && first.focus != nil
+        // The script decides focus unless a fixed plane was asked for.
+        let scripted = focus == nil && (first.focus != nil || changes != nil)
         func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-        let config = """
-            graph: render
-            nodes:
-              asset: { kind: asset-source, path: \(quote(asset)) }
-              bokeh: { kind: bokeh, image: asset.video, disparity: asset.disparity, aperture: \(aperture), quality: \(quality)\(useRecordedFocus ? ", focus: asset.focus" : "")\(focus.map { ", focus-disparity: \($0)" } ?? "") }
-              movie: { kind: movie, video: bokeh.video, path: \(quote(output)), fps: \(header.fps), preset: \(preset) }
-            """
+        var nodes = ["  asset: { kind: asset-source, path: \(quote(asset)) }"]
+        if scripted {
+            nodes.append("  refocus: { kind: refocus, detections: asset.detections, asset: \(quote(asset)), "
+                + "changes: \(quote(changes ?? "")), aperture: \(aperture ?? 0) }")
+        }
+        nodes.append("  bokeh: { kind: bokeh, image: asset.video, disparity: asset.disparity, aperture: \(aperture ?? 2.8), "
+            + "quality: \(quality)\(scripted ? ", focus: refocus.focus" : "")\(focus.map { ", focus-disparity: \($0)" } ?? "") }")
+        let audio = header.audioChannels != nil ? ", audio-from: \(quote(asset))" : ""
+        nodes.append("  movie: { kind: movie, video: bokeh.video, path: \(quote(output)), fps: \(header.fps), preset: \(preset)\(audio) }")
+        let config = "graph: render\nnodes:\n" + nodes.joined(separator: "\n") + "\n"
         let graph: Graph
         do {
             graph = try Graph.parse(config, file: "<render>", registry: .standard(), preflight: true)

@@ -72,6 +72,59 @@ import Testing
         withExtendedLifetime(decoded) {}
     }
 
+    @Test func assetRecordsAudioFromTheFirstFrameAndTheCalibration() throws {
+        let folder = temporaryFolder("asset-audio")
+        let path = folder.appendingPathComponent("take.cine.mkv").path
+        func matrix(_ name: String, _ rows: Int, _ cols: Int, _ v: [Double]) -> String {
+            "\(name): !!opencv-matrix\n   rows: \(rows)\n   cols: \(cols)\n   dt: d\n   data: [ "
+                + v.map { String($0) }.joined(separator: ", ") + " ]\n"
+        }
+        let k: [Double] = [210, 0, 80, 0, 210, 48, 0, 0, 1], d: [Double] = [0, 0, 0, 0, 0]
+        let calibrationText = "%YAML:1.0\n---\n" + matrix("K1", 3, 3, k) + matrix("D1", 1, 5, d) + matrix("K2", 3, 3, k)
+            + matrix("D2", 1, 5, d) + matrix("R", 3, 3, [1, 0, 0, 0, 1, 0, 0, 0, 1]) + matrix("T", 3, 1, [-60, 0, 0])
+        let calibration = folder.appendingPathComponent("stereo.yml").path
+        try calibrationText.write(toFile: calibration, atomically: true, encoding: .utf8)
+        // Live, so the microphone (a live test tone) and the camera share the clock; four channels kept.
+        let graph = try Graph.parse("""
+            nodes:
+              camera: { kind: synthetic, size: 160x96, live: true, duration: 3s, fps: 15, seed: 2 }
+              asset: { kind: asset, video: camera.left, disparity: camera.disparity, path: "\(path)", fps: 15,
+                       audio: test, audio-channels: 4, calibration: "\(calibration)" }
+            """, registry: .standard(), preflight: true)
+        let summary = try GraphRunner(graph: graph).run()
+        #expect(summary.totalDrops == 0)
+        let video = try MediaProbe.inspect(path: path)
+        #expect(video.frameCount == 45)
+        let audio = try #require(try AudioProbe.inspect(path: path), "the asset has no audio")
+        #expect(audio.channels == 4)
+        #expect(audio.sampleRate == 48_000)
+        // The audio starts with the first frame and lasts as long as the video (within a buffer or two).
+        #expect(abs(audio.durationSeconds - 3.0) < 0.05, "audio lasts \(audio.durationSeconds) s for 3 s of video")
+        let metadata = try AssetTrackReader(path: path, track: .metadata)
+        _ = try metadata.nextRecord()
+        let header = try #require(metadata.header)
+        #expect(header.audioChannels == 4 && header.audioSampleRate == 48_000)
+        #expect(header.calibration == calibrationText)
+        #expect(header.focalLengthPixels == 210)
+        #expect(abs((header.baselineMetres ?? 0) - 0.06) < 1e-9)
+    }
+
+    @Test func assetRejectsABadCalibrationAtPreflight() throws {
+        let bad = temporaryFolder("asset-cal").appendingPathComponent("bad.yml").path
+        try "%YAML:1.0\nK1: 3\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        do {
+            _ = try Graph.parse("""
+                nodes:
+                  camera: { kind: synthetic, size: 160x96, live: false, duration: 1s }
+                  asset: { kind: asset, video: camera.left, path: out.mkv, calibration: "\(bad)" }
+                """, file: "take.conf", registry: .standard(), preflight: true)
+            Issue.record("a bad calibration was accepted")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("take.conf:3") && text.contains("calibration") && text.contains("bad.yml"), "\(text)")
+        }
+    }
+
     @Test func assetPathMustBeMatroska() {
         #expect(throws: ParameterError.self) { try NodeHarness(AssetSinkNode.self, parameters: ["path": "x.mp4"]) }
     }

@@ -1,0 +1,63 @@
+// AudioProbe: decodes a file's audio to measure how long it really is and how many channels it has.
+import CGStreamer
+
+/// What a file's first audio stream holds, measured by decoding it.
+public struct AudioInfo: Sendable, Hashable {
+    /// Channels of the decoded stream.
+    public var channels: Int
+    /// Sample rate in Hz.
+    public var sampleRate: Int
+    /// Samples per channel decoded.
+    public var samples: Int
+    /// Duration in seconds: samples / sample rate.
+    public var durationSeconds: Double { sampleRate > 0 ? Double(samples) / Double(sampleRate) : 0 }
+}
+
+/// Decodes the audio of a movie or asset (`decodebin` → `appsink`): duration from the samples
+/// themselves, not from the container's header.
+public enum AudioProbe {
+    /// Decodes the first audio stream of `path`; `nil` when the file has none.
+    /// - Throws: ``GStreamerError`` when the file is missing, cannot be decoded, or stalls for `timeout` s.
+    public static func inspect(path: String, timeout: Double = 20) throws -> AudioInfo? {
+        try GStreamer.initialize()
+        let quoted = "\"" + path.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let pipeline = try Pipeline(
+            "filesrc location=\(quoted) ! decodebin name=dec dec. ! queue ! audioconvert ! "
+                + "audio/x-raw,format=S16LE,layout=interleaved ! appsink name=sink sync=false enable-last-sample=false")
+        guard let sink = pipeline.child(named: "sink") else {
+            throw GStreamerError(element: nil, message: "the audio probe lacks its sink")
+        }
+        defer {
+            pipeline.stop()
+            gst_object_unref(sink)
+        }
+        try pipeline.play()
+        var info: AudioInfo?
+        var idle = 0.0
+        while true {
+            try pipeline.checkForErrors()
+            guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), 100_000_000) else {
+                if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 { break }
+                idle += 0.1
+                // A file without audio never links the sink: decodebin reports no error, only silence.
+                if info == nil && idle >= min(timeout, 3) { break }
+                if idle >= timeout {
+                    throw GStreamerError(element: "dec", message: "decoding the audio of \"\(path)\" stalled")
+                }
+                continue
+            }
+            idle = 0
+            defer { gst_sample_unref(sample) }
+            if info == nil, let caps = gst_sample_get_caps(sample), let s = gst_caps_get_structure(caps, 0) {
+                var channels: gint = 0, rate: gint = 0
+                _ = gst_structure_get_int(s, "channels", &channels)
+                _ = gst_structure_get_int(s, "rate", &rate)
+                info = AudioInfo(channels: Int(channels), sampleRate: Int(rate), samples: 0)
+            }
+            if let buffer = gst_sample_get_buffer(sample), let i = info, i.channels > 0 {
+                info!.samples += Int(gst_buffer_get_size(buffer)) / (2 * i.channels)
+            }
+        }
+        return info
+    }
+}
