@@ -78,6 +78,8 @@ struct RenderCommand: ParsableCommand {
         let audio = header.audioChannels != nil ? ", audio-from: \(quote(asset))" : ""
         nodes.append("  movie: { kind: movie, video: bokeh.video, path: \(quote(output)), fps: \(header.fps), preset: \(preset)\(audio) }")
         let config = "graph: render\nnodes:\n" + nodes.joined(separator: "\n") + "\n"
+        // The frame count, for the progress bar (the metadata track alone is quick to read).
+        let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count
         let graph: Graph
         do {
             graph = try Graph.parse(config, file: "<render>", registry: .standard(), preflight: true)
@@ -93,7 +95,8 @@ struct RenderCommand: ParsableCommand {
         signals.install()
         let started = Date()
         runner.start()
-        let status = StatusLine(runner: runner, interactive: isatty(STDERR_FILENO) != 0, quiet: quiet)
+        let status = StatusLine(runner: runner, interactive: isatty(STDERR_FILENO) != 0, quiet: quiet,
+                                progress: totalFrames.map { (node: "movie", total: $0) })
         while !runner.isFinished {
             Thread.sleep(forTimeInterval: 0.1)
             status.tick()

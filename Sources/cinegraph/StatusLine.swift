@@ -9,11 +9,23 @@ final class StatusLine {
     private var last: (time: Double, processed: [String: Int]) = (0, [:])
     private var lastPrint = 0.0
     private var fps: [String: Double] = [:]
+    /// When the work is known in advance (a render): the node whose frames count, and how many.
+    private let progress: (node: String, total: Int)?
 
-    init(runner: GraphRunner, interactive: Bool, quiet: Bool) {
+    init(runner: GraphRunner, interactive: Bool, quiet: Bool, progress: (node: String, total: Int)? = nil) {
         self.runner = runner
         self.interactive = interactive
         self.quiet = quiet
+        self.progress = progress
+    }
+
+    /// `[#########-----------]  45%  54/120 frames  12.3 fps  ETA 5 s`
+    static func progressBar(done: Int, total: Int, fps: Double, width: Int = 24) -> String {
+        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let eta = fps > 0 ? String(format: "  ETA %.0f s", Double(max(0, total - done)) / fps) : ""
+        return String(format: "[%@] %3.0f%%  %d/%d frames  %.1f fps", bar, fraction * 100, done, total, fps) + eta
     }
 
     func tick() {
@@ -29,6 +41,12 @@ final class StatusLine {
         let interval = interactive ? 0.5 : 5
         guard now - lastPrint >= interval else { return }
         lastPrint = now
+        if let progress, let n = s.nodes.first(where: { $0.name == progress.node }) {
+            let line = Self.progressBar(done: n.processed, total: progress.total, fps: fps[n.name] ?? 0)
+                + (s.totalDrops > 0 ? "  drops \(s.totalDrops)" : "")
+            if interactive { printError("\r\u{1B}[K" + line, terminator: "") } else { printError(line) }
+            return
+        }
         var parts = [String(format: "%6.1fs", now)]
         for n in s.nodes {
             let depth = s.edges.filter { $0.consumer.node == n.name }.map(\.depth).max()

@@ -132,12 +132,13 @@ func scratch(_ name: String) -> String {
         #expect(info.width == 320 && info.height == 240)
     }
 
-    @Test func fullDiskStopsTheRunClearlyAndKeepsWhatWasWritten() throws {
-        // A real full disk: a 300 kB tmpfs (the tests run as root, as CI does).
-        let mountPoint = scratch("fulldisk")
+    @Test(arguments: ["movie", "asset"])
+    func fullDiskStopsTheRunClearlyAndKeepsWhatWasWritten(_ sink: String) throws {
+        // A real full disk: a small tmpfs (the tests run as root, as CI does).
+        let mountPoint = scratch("fulldisk-\(sink)")
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=300k", "tmpfs", mountPoint]
+        mount.arguments = ["-t", "tmpfs", "-o", sink == "movie" ? "size=300k" : "size=400k", "tmpfs", mountPoint]
         try mount.run()
         mount.waitUntilExit()
         #expect(mount.terminationStatus == 0, "mounting a tmpfs failed")
@@ -148,16 +149,23 @@ func scratch(_ name: String) -> String {
             try? umount.run()
             umount.waitUntilExit()
         }
-        let movie = mountPoint + "/full.mp4"
-        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.size=640x360", "--set", "camera.duration=6s",
-                               "--set", "movie.path=\(movie)", "--quiet"], timeout: 60)
+        let file = mountPoint + (sink == "movie" ? "/full.mp4" : "/full.cine.mkv")
+        let args = sink == "movie"
+            ? ["run", "graphs/demo.conf", "--set", "camera.size=640x360", "--set", "camera.duration=6s", "--set", "movie.path=\(file)"]
+            : ["run", "graphs/asset.conf", "--set", "camera.size=320x240", "--set", "camera.live=false",
+               "--set", "camera.duration=20s", "--set", "asset.path=\(file)"]
+        let r = try cinegraph(args + ["--quiet"], timeout: 60)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("node 'movie' (movie) failed at frame"))
+        #expect(r.stderr.contains("node '\(sink)' (\(sink)) failed at frame"))
         #expect(r.stderr.contains("filesink") && r.stderr.contains("No space left"))
         #expect(r.stderr.components(separatedBy: "No space left").count == 2, "reported once: \(r.stderr)")
-        // Every complete fragment before the disk filled is playable.
-        let info = try MediaProbe.inspect(path: movie)
+        // Everything written before the disk filled plays (MP4: every complete fragment; asset: every cluster).
+        let info = try MediaProbe.inspect(path: file)
         #expect(info.frameCount >= 30, "frames kept: \(info.frameCount)")
+        if sink == "asset" {
+            let (_, records) = try AssetTrackReader.readMetadata(path: file)
+            #expect(records.count >= 30, "metadata records kept: \(records.count)")
+        }
     }
 
     @Test func builtInDemoRunsWithNoGraphArgument() throws {
