@@ -46,6 +46,7 @@ public struct GraphSpec: Sendable {
     /// Parses config text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws -> GraphSpec {
         let root: ConfigValue
+        try checkNesting(text, file: file)
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 throw ConfigErrors([ConfigError(SourceLocation(file: file, line: 1, column: 1), key: "",
@@ -55,28 +56,120 @@ public struct GraphSpec: Sendable {
         } catch let e as ConfigErrors {
             throw e
         } catch let e as YamlError {
-            throw ConfigErrors([yamlError(e, file: file)])
+            throw ConfigErrors([yamlError(e, file: file, text: text)])
         }
         return try interpret(root, file: file)
     }
 
-    private static func yamlError(_ e: YamlError, file: String) -> ConfigError {
+    private static func yamlError(_ e: YamlError, file: String, text: String) -> ConfigError {
+        func at(_ line: Int, _ column: Int) -> SourceLocation {
+            SourceLocation(file: file, line: max(1, line), column: max(1, column))
+        }
         switch e {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
-            return ConfigError(SourceLocation(file: file, line: mark.line, column: mark.column), key: "",
-                               "YAML syntax: \(problem)")
+            return ConfigError(at(mark.line, mark.column), key: "", "YAML syntax: \(problem)")
+        case .composer(_, let problem, let mark, _):
+            return ConfigError(at(mark.line, mark.column), key: "", "YAML: \(problem)",
+                               hint: problem.contains("alias") ? "define the anchor (&name) before using *name" : nil)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            // The parser marks the mapping; point at the second occurrence of the key instead.
+            let key = duplicates.first ?? ""
+            var seen = 0
+            let lines = text.components(separatedBy: "\n")
+            for (i, line) in lines.enumerated() where i + 1 >= context.mark.line {
+                var search = line[...]
+                while let r = search.range(of: key + ":") {
+                    let before = line[..<r.lowerBound].last
+                    if before == nil || before == " " || before == "{" || before == "," || before == "\t" {
+                        seen += 1
+                        if seen == 2 {
+                            return ConfigError(at(i + 1, line.distance(from: line.startIndex, to: r.lowerBound) + 1),
+                                               key: key, "duplicate key", hint: "each key may appear once per node")
+                        }
+                    }
+                    search = line[r.upperBound...]
+                }
+            }
+            return ConfigError(at(context.mark.line, context.mark.column), key: key, "duplicate key",
+                               hint: "each key may appear once per node")
+        case .reader(let problem, let offset, _, _):
+            let prefix = text.utf8.prefix(max(0, offset ?? 0))
+            let line = prefix.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            let column = prefix.count - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { prefix.distance(from: prefix.startIndex, to: $0) + 1 } ?? 0) + 1
+            return ConfigError(at(line, column), key: "", "YAML: \(problem)")
         default:
-            return ConfigError(SourceLocation(file: file, line: 0, column: 0), key: "", "YAML: \(e)")
+            return ConfigError(at(1, 1), key: "", "YAML: \(e)")
+        }
+    }
+
+    /// Limits that keep a hostile config (an alias bomb, thousands of nesting levels) from
+    /// exhausting memory or the stack: far beyond any real graph.
+    static let maximumValues = 100_000
+    static let maximumDepth = 64
+
+    /// Rejects nesting the YAML library would recurse through too deeply, before it does.
+    private static func checkNesting(_ text: String, file: String) throws {
+        var depth = 0, line = 1, column = 0, inQuote: UInt8? = nil, inComment = false, lineStart = true, indent = 0
+        for byte in text.utf8 {
+            column += 1
+            if byte == UInt8(ascii: "\n") {
+                line += 1; column = 0; inComment = false; lineStart = true; indent = 0
+                continue
+            }
+            if lineStart {
+                if byte == UInt8(ascii: " ") {
+                    indent += 1
+                    if indent > 4 * maximumDepth {
+                        throw ConfigErrors([ConfigError(SourceLocation(file: file, line: line, column: column), key: "",
+                                                        "indented more than \(4 * maximumDepth) columns",
+                                                        hint: "a graph config nests a few levels")])
+                    }
+                    continue
+                }
+                lineStart = false
+            }
+            if inComment { continue }
+            if let q = inQuote {
+                if byte == q { inQuote = nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "#"): inComment = true
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): inQuote = byte
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumDepth {
+                    throw ConfigErrors([ConfigError(SourceLocation(file: file, line: line, column: column), key: "",
+                                                    "nested more than \(maximumDepth) levels deep",
+                                                    hint: "a graph config nests a few levels")])
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            default: break
+            }
         }
     }
 
     private static func convert(_ node: Yams.Node, file: String) throws -> ConfigValue {
+        var budget = maximumValues
+        return try convert(node, file: file, budget: &budget, depth: 0)
+    }
+
+    private static func convert(_ node: Yams.Node, file: String, budget: inout Int, depth: Int) throws -> ConfigValue {
         let loc = SourceLocation(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0)
+        budget -= 1
+        if budget < 0 || depth > maximumDepth {
+            let why = budget < 0 ? "the config expands to more than \(maximumValues) values"
+                : "the config nests more than \(maximumDepth) levels deep"
+            throw ConfigErrors([ConfigError(SourceLocation(file: file, line: max(1, loc.line), column: max(1, loc.column)),
+                                            key: "", why, hint: "are anchors (&) and aliases (*) multiplying it?")])
+        }
         switch node {
         case .scalar(let s):
             return .scalar(s.string, loc)
         case .sequence(let seq):
-            return .list(try seq.map { try convert($0, file: file) }, loc)
+            var items: [ConfigValue] = []
+            for item in seq { items.append(try convert(item, file: file, budget: &budget, depth: depth + 1)) }
+            return .list(items, loc)
         case .mapping(let map):
             var entries: [(key: String, keyLocation: SourceLocation, value: ConfigValue)] = []
             var errors: [ConfigError] = []
@@ -90,7 +183,7 @@ public struct GraphSpec: Sendable {
                     errors.append(ConfigError(kl, key: ks.string, "duplicate key"))
                     continue
                 }
-                entries.append((ks.string, kl, try convert(v, file: file)))
+                entries.append((ks.string, kl, try convert(v, file: file, budget: &budget, depth: depth + 1)))
             }
             if !errors.isEmpty { throw ConfigErrors(errors) }
             return .mapping(entries, loc)

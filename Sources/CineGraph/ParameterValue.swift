@@ -114,7 +114,12 @@ extension Duration: ParameterValue {
         guard let v = Double(number.trimmingSpaces()), v.isFinite else {
             throw ValueError("expected a duration such as 0.5s, 500ms or 2min, got '\(t)'")
         }
-        self = .nanoseconds(Int64((v * scale * 1e9).rounded()))
+        let nanoseconds = (v * scale * 1e9).rounded()
+        // ±292 years is what a 64-bit count of nanoseconds holds; a century is plenty.
+        guard abs(nanoseconds) <= 100 * 365.25 * 86_400 * 1e9 else {
+            throw ValueError("'\(t)' is longer than a century")
+        }
+        self = .nanoseconds(Int64(nanoseconds))
     }
     /// The duration in seconds.
     public var seconds: Double {
@@ -142,6 +147,9 @@ public struct FrameSize: ParameterValue, Hashable, CustomStringConvertible {
         let parts = t.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
             throw ValueError("expected a size such as 1920x1080, got '\(t)'")
+        }
+        guard w <= 16_384 && h <= 16_384 else {
+            throw ValueError("'\(t)' is larger than 16384x16384")
         }
         self.init(width: w, height: h)
     }
