@@ -37,6 +37,11 @@ public struct CameraNode: Node {
     @Parameter(default: .sideBySide, "How the views share a frame") public var layout: StereoLayout
     @Parameter(default: "v4l2src", "GStreamer source element (v4l2src; another for tests or other capture APIs)")
     public var source: String
+    @Parameter(default: "", "Stereo calibration to rectify with: OpenCV YAML/XML, or the left ROS camera_info")
+    public var calibration: String
+    @Parameter(default: "", "The right camera's ROS camera_info (with calibration: the left one's)")
+    public var calibrationRight: String
+    private var rectification = StereoRectification()
 
     private var readers: [(Pipeline, AppSinkReader)] = []
     private var dropped = 0
@@ -49,9 +54,14 @@ public struct CameraNode: Node {
         if layout != .mono && !rightDevice.isEmpty {
             throw ParameterError("layout", "two devices give one view each; use layout: mono with right-device")
         }
+        if !calibration.isEmpty && layout == .mono && rightDevice.isEmpty {
+            throw ParameterError("calibration", "rectifies a stereo pair, but this camera is mono",
+                                 hint: "set layout (side-by-side, top-bottom) or right-device")
+        }
     }
 
     public func preflight() throws {
+        try StereoRectification(path: calibration, rightPath: calibrationRight).preflight()
         guard source == "v4l2src" else { return }
         try GStreamer.initialize()
         let cameras = DeviceMonitor.devices(.camera)
@@ -85,6 +95,7 @@ public struct CameraNode: Node {
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
+        rectification = StereoRectification(path: calibration, rightPath: calibrationRight)
         try GStreamer.initialize()
         for dev in [device] + (rightDevice.isEmpty ? [] : [rightDevice]) {
             let p = try Pipeline(description(for: dev))
@@ -105,7 +116,7 @@ public struct CameraNode: Node {
             if readers.count == 1 {
                 let views = layout.split(image)
                 ctx.timestamp = t
-                StereoOutputs.assign(views.left, views.right, left: _left, right: _right, stereo: _stereo, ctx)
+                try StereoOutputs.assign(views.left, views.right, rectifying: &rectification, left: _left, right: _right, stereo: _stereo, ctx)
                 return
             }
             // Two devices: pair with the right frame nearest in time (within half a frame).
@@ -126,7 +137,7 @@ public struct CameraNode: Node {
                         return
                     }
                     ctx.timestamp = t
-                    StereoOutputs.assign(image, other, left: _left, right: _right, stereo: _stereo, ctx)
+                    try StereoOutputs.assign(image, other, rectifying: &rectification, left: _left, right: _right, stereo: _stereo, ctx)
                     return
                 }
             }

@@ -27,6 +27,11 @@ public struct FileSourceNode: Node {
     @Parameter(default: .mono, "How one file holds the views (ignored with right-path)") public var layout: StereoLayout
     @Parameter(default: 30, range: 1...240, "Frame rate for images and sequences") public var fps: Double
     @Parameter(default: false, "Pace frames in real time") public var live: Bool
+    @Parameter(default: "", "Stereo calibration to rectify with: OpenCV YAML/XML, or the left ROS camera_info")
+    public var calibration: String
+    @Parameter(default: "", "The right camera's ROS camera_info (with calibration: the left one's)")
+    public var calibrationRight: String
+    private var rectification = StereoRectification()
 
     private var readers: [AppSinkReader] = []
     private var pipelines: [Pipeline] = []
@@ -39,9 +44,14 @@ public struct FileSourceNode: Node {
 
     public func validate() throws {
         if path.isEmpty { throw ParameterError("path", "no file given", hint: "set path: to a movie or image") }
+        if !calibration.isEmpty && layout == .mono && rightPath.isEmpty {
+            throw ParameterError("calibration", "rectifies a stereo pair, but this source is mono",
+                                 hint: "set layout (side-by-side, top-bottom) or right-path")
+        }
     }
 
     public func preflight() throws {
+        try StereoRectification(path: calibration, rightPath: calibrationRight).preflight()
         for (name, value) in [("path", path), ("right-path", rightPath)] where !value.isEmpty {
             if value.contains("%") {
                 let first = String(format: value, 0)
@@ -74,6 +84,7 @@ public struct FileSourceNode: Node {
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
+        rectification = StereoRectification(path: calibration, rightPath: calibrationRight)
         try GStreamer.initialize()
         for file in [path] + (rightPath.isEmpty ? [] : [rightPath]) {
             let p = try Pipeline(pipelineDescription(file))
@@ -112,10 +123,10 @@ public struct FileSourceNode: Node {
             guard other.width == frame.width, other.height == frame.height else {
                 throw ParameterError("right-path", "the right view is \(other.width)x\(other.height) but the left is \(frame.width)x\(frame.height)")
             }
-            StereoOutputs.assign(frame, other, left: _left, right: _right, stereo: _stereo, ctx)
+            try StereoOutputs.assign(frame, other, rectifying: &rectification, left: _left, right: _right, stereo: _stereo, ctx)
         } else {
             let views = layout.split(frame)
-            StereoOutputs.assign(views.left, views.right, left: _left, right: _right, stereo: _stereo, ctx)
+            try StereoOutputs.assign(views.left, views.right, rectifying: &rectification, left: _left, right: _right, stereo: _stereo, ctx)
         }
     }
 

@@ -33,7 +33,7 @@ public struct RefocusNode: Node {
     @Parameter(default: "", "The asset (.mkv) whose script is rebuilt") public var asset: String
     @Parameter(default: "", "Changes file from `cinegraph script` (empty: the recorded decisions only)")
     public var changes: String
-    @Parameter(default: 0, range: 0...22, "Aperture (f-number; 0 = the changes file's, else the recording's)")
+    @Parameter(default: 0, range: 0...16, "Aperture (f-number 1.4...16; 0 = the changes file's, else the recording's)")
     public var aperture: Double
 
     private var script: CinematicScript?

@@ -32,6 +32,15 @@ public enum StereoLayout: String, ParameterEnum {
 
 /// The three stereo outputs every stereo source offers; assigned together.
 struct StereoOutputs {
+    /// Rectifies the pair when a calibration is set, then assigns the outputs.
+    static func assign(_ left: Image, _ right: Image?, rectifying rectification: inout StereoRectification,
+                       left l: Output<Image>, right r: Output<Image>, stereo s: Output<StereoFrame>,
+                       _ ctx: NodeContext) throws {
+        guard let right, rectification.isEnabled else { return assign(left, right, left: l, right: r, stereo: s, ctx) }
+        let (a, b) = try rectification.apply(left, right, pool: ctx.pool)
+        assign(a, b, left: l, right: r, stereo: s, ctx)
+    }
+
     static func assign(_ left: Image, _ right: Image?, left l: Output<Image>, right r: Output<Image>,
                        stereo s: Output<StereoFrame>, _ ctx: NodeContext) {
         if ctx.isConnected("left") { l.wrappedValue = left }

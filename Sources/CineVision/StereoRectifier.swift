@@ -120,6 +120,54 @@ public struct StereoRectifier: Sendable {
         return StereoFrame(left: outs[0], right: outs[1])
     }
 
+    /// Rectifies both views in colour: I420 in, I420 of the output size out (the luma map for Y,
+    /// the same map at half resolution for U and V, whose outside is neutral grey). Two jobs,
+    /// one per view — what a stereo source node emits, so that the reference view the user
+    /// records lines up pixel for pixel with the disparity computed from the pair.
+    public func rectifyColor(_ frame: StereoFrame, pool: ImagePool? = nil) -> StereoFrame {
+        precondition(frame.left.format == .i420, "rectifyColor takes I420 views")
+        let outs = (0..<2).map { _ in
+            pool?.makeImage(width: outputWidth, height: outputHeight, format: .i420)
+                ?? Image(width: outputWidth, height: outputHeight, format: .i420)
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { view in
+            let src = view == 0 ? frame.left : frame.right
+            remap(src.plane(0), view: view, into: outs[view].plane(0))
+            remapChroma(src.plane(1), view: view, into: outs[view].plane(1))
+            remapChroma(src.plane(2), view: view, into: outs[view].plane(2))
+        }
+        return StereoFrame(left: outs[0], right: outs[1])
+    }
+
+    /// Bilinear remap of a half-resolution chroma plane: the map sampled at even output pixels,
+    /// its coordinates halved (chroma sited at the centre of each 2×2 block); outside → 128.
+    func remapChroma(_ src: Plane, view: Int, into dst: Plane) {
+        maps[view].withUnsafeBufferPointer { m in
+            let maxX = Float(src.width - 1), maxY = Float(src.height - 1)
+            for v in 0..<dst.height {
+                let row = dst.row(v, as: UInt8.self)
+                let mv = min(outputHeight - 1, 2 * v)
+                for u in 0..<dst.width {
+                    let mu = min(outputWidth - 1, 2 * u)
+                    let x = (m[2 * (mv * outputWidth + mu)] - 0.5) * 0.5
+                    let y = (m[2 * (mv * outputWidth + mu) + 1] - 0.5) * 0.5
+                    guard x >= -0.5, y >= -0.5, x <= maxX + 0.5, y <= maxY + 0.5 else {
+                        row[u] = 128
+                        continue
+                    }
+                    let cx = min(max(x, 0), maxX), cy = min(max(y, 0), maxY)
+                    let x0 = Int(cx), y0 = Int(cy)
+                    let x1 = min(src.width - 1, x0 + 1), y1 = min(src.height - 1, y0 + 1)
+                    let fx = cx - Float(x0), fy = cy - Float(y0)
+                    let r0 = src.row(y0, as: UInt8.self), r1 = src.row(y1, as: UInt8.self)
+                    let top = Float(r0[x0]) * (1 - fx) + Float(r0[x1]) * fx
+                    let bottom = Float(r1[x0]) * (1 - fx) + Float(r1[x1]) * fx
+                    row[u] = UInt8(min(255, max(0, top * (1 - fy) + bottom * fy + 0.5)))
+                }
+            }
+        }
+    }
+
     /// Bilinear remap of one view (0 = left, 1 = right); samples outside the view are black.
     /// Cost per output pixel: 2 floats of map, 4 source bytes, ≈ 12 flops.
     public func remap(_ src: Plane, view: Int, into dst: Plane) {
