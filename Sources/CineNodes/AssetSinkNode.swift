@@ -95,7 +95,8 @@ public struct AssetSinkNode: Node {
             ctx.logger.info("recording asset \(outputPath)")
             ctx.post("recording-started", ["path": outputPath])
         }
-        let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [])
+        let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
+                                      sceneStatus: focus?.sceneStatuses.names ?? [])
         try writer!.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
     }
 

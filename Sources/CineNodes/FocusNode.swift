@@ -1,5 +1,6 @@
-// FocusNode: the `focus` node — the automatic focus engine and the user's focus commands
-// between the detections and the bokeh renderer (docs/focus.md).
+// FocusNode: the `focus` node — the automatic focus engine, the user's focus commands (the
+// viewfinder's tap and long press among them) and scene monitoring, between the detections
+// and the bokeh renderer (docs/focus.md).
 import CineGraph
 import CineMedia
 import CineVision
@@ -7,7 +8,7 @@ import CineVision
 /// Kind `focus`: chooses what to focus on in each frame and racks focus to it.
 public struct FocusNode: Node {
     public static let kind = "focus"
-    public static let summary = "Automatic and user focus decisions, with rack focus and lookahead."
+    public static let summary = "Automatic and user focus decisions, with rack focus, lookahead and scene monitoring."
     public static let details = """
         Scores the subjects of each frame (a face towards the camera, size, nearness, centrality, \
         persistence, newness after a short `dwell`) and makes base decisions with hysteresis and a \
@@ -18,7 +19,12 @@ public struct FocusNode: Node {
         instant T describes the frame at T − lookahead, so delay the video by the same amount — and \
         racks start early so focus lands at the decision time; frames still waiting at the end of \
         the stream are not output. `detections` (output) are the frame's detections with \
-        focusMode weak (in focus, automatic or weak user) or strong. See docs/focus.md.
+        focusMode weak (in focus, automatic or weak user) or strong, plus the salient object \
+        being tracked at a point. Commands `tap` and `press` are the viewfinder's gestures \
+        (tap a rectangle: weak, tap the weak one: strong, tap elsewhere: track the object there; \
+        long press: strong fixed focus). Scene monitoring: `notEnoughLight` from the video's \
+        luminance and noise and the disparity confidence, with hysteresis, in every focus \
+        state's sceneStatuses and posted as event `scene` when it changes. See docs/focus.md.
         """
     public static let commands: [CommandDescription] = [
         CommandDescription(
@@ -26,21 +32,36 @@ public struct FocusNode: Node {
         CommandDescription(
             "fixed", arguments: "point=X,Y [strong=true]",
             "Fixed focus on the plane at normalised point (X, Y) (needs the disparity input)"),
-        CommandDescription("auto", "Remove every user decision: automatic focus resumes"),
-        CommandDescription("aperture", arguments: "value=F", "Set the simulated aperture (f-number, 1...22)"),
+        CommandDescription(
+            "track", arguments: "point=X,Y [strong=true]",
+            "Tracking focus on the object at (X, Y): a new salientObject detection (needs video and disparity)"),
+        CommandDescription(
+            "tap", arguments: "point=X,Y",
+            "Viewfinder tap: a rectangle not in focus → weak, the weak one → strong, elsewhere → track the object there"
+        ),
+        CommandDescription(
+            "press", arguments: "point=X,Y", "Viewfinder long press (≥ 0.3 s): strong fixed focus at (X, Y)"),
+        CommandDescription("auto", "Remove every user decision and salient object: automatic focus resumes"),
+        CommandDescription(
+            "aperture", arguments: "value=F",
+            "Set the simulated aperture (f-number, \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber))"),
     ]
 
     @Input("Detections of each frame") public var detections: Detections
     @OptionalInput("Disparity of each frame (fixed focus at a point; where focus rests before any subject)")
     public var disparity: DisparityMap?
-    @Output("Focus of each frame (after the lookahead)") public var focus: FocusState
+    @OptionalInput("Frames (gray8, I420 or NV12; the luma is used): tracking at a point, scene monitoring")
+    public var video: Image?
+    @Output("Focus of each frame (after the lookahead), with the scene statuses") public var focus: FocusState
     /// The frame's detections with their focus modes; its label maps to the config name
     /// `detections`, like the input (Swift cannot have two properties named `detections`).
     private let _Detections = Output<Detections>("Detections of each frame with focusMode set (after the lookahead)")
 
     @Parameter(default: .seconds(0), "Decisions known this far ahead: outputs are delayed by it (0 = live)")
     public var lookahead: Duration
-    @Parameter(default: 4.5, range: 1...22, "Simulated aperture (f-number), passed on in the focus state")
+    @Parameter(
+        default: LensModel.defaultFNumber, range: LensModel.minimumFNumber...LensModel.maximumFNumber,
+        "Simulated aperture (f-number), passed on in the focus state")
     public var aperture: Double
     @Parameter(default: 60, range: 1...100_000, "Rack speed in disparity pixels per second (racks last 0.4–0.8 s)")
     public var rackSpeed: Double
@@ -49,7 +70,13 @@ public struct FocusNode: Node {
     public var dwell: Duration
 
     private var engine = FocusEngine()
+    private var salient = SalientObjectTracker()
+    private var monitor = SceneMonitor()
+    /// Statuses by input time, until the output (lookahead behind) reaches them.
+    private var sceneHistory: [(time: Timestamp, statuses: SceneStatus)] = []
+    private var postedStatuses: SceneStatus = []
     private var lastMap: DisparityMap?
+    private var lastVideo: Image?
 
     public init() {}
 
@@ -72,10 +99,26 @@ public struct FocusNode: Node {
     public mutating func process(_ ctx: inout NodeContext) throws {
         if engine.script.fNumber != aperture { try engine.setFNumber(aperture) }
         lastMap = disparity
+        lastVideo = video
+        var frame = detections
+        if !salient.isEmpty {
+            let luma = video.flatMap { [.gray8, .i420, .nv12].contains($0.format) ? $0 : nil }
+            frame += salient.update(disparity: disparity, luma: luma)
+        }
+        let statuses = monitor.update(
+            time: ctx.timestamp, SceneMeasurement.measure(luma: video, disparity: disparity))
+        if statuses != postedStatuses {
+            ctx.post("scene", ["statuses": statuses.description])
+            postedStatuses = statuses
+        }
+        sceneHistory.append((ctx.timestamp, statuses))
         let centre = disparity.flatMap { Self.robustDisparity($0, x: 0.5, y: 0.5) }
-        let out = engine.ingest(time: ctx.timestamp, detections: detections, sceneDisparity: centre)
+        let out = engine.ingest(time: ctx.timestamp, detections: frame, sceneDisparity: centre)
         if let o = out.last {
-            focus = o.focus
+            var state = o.focus
+            while sceneHistory.count > 1 && sceneHistory[1].time <= o.time { sceneHistory.removeFirst() }
+            state.sceneStatuses = sceneHistory.first?.statuses ?? []
+            focus = state
             _Detections.wrappedValue = o.detections
         }
     }
@@ -87,23 +130,29 @@ public struct FocusNode: Node {
             guard let id = command.arguments["id"].flatMap({ Int($0) }) else {
                 throw NodeCommandError("focus: give id=N (a detection id of the current frame)")
             }
-            do { try engine.focus(onDetection: id, strong: strong) } catch { throw NodeCommandError("focus: \(error)") }
-            return "\(strong ? "strong" : "weak") focus on detection \(id)"
+            return try focus(onDetection: id, strong: strong)
         case "fixed":
-            let parts = (command.arguments["point"] ?? "").split(separator: ",").compactMap { Double($0) }
-            guard parts.count == 2, (0...1).contains(parts[0]), (0...1).contains(parts[1]) else {
-                throw NodeCommandError("fixed: give point=X,Y with X and Y in 0...1")
+            return try fixed(at: try point(command), strong: strong, command: "fixed")
+        case "track":
+            return try track(at: try point(command), strong: strong, fallback: false)
+        case "tap", "press":
+            let at = try point(command)
+            let action: FocusAction
+            do {
+                action = try FocusInteraction().action(
+                    for: command.name == "tap" ? .tap : .longPress, at: at, on: engine.currentDetections)
+            } catch {
+                throw NodeCommandError("\(command.name): \(error)")
             }
-            guard let map = lastMap else {
-                throw NodeCommandError("fixed: no disparity yet (connect the disparity input)")
+            switch action {
+            case .trackDetection(let id, let strong): return try focus(onDetection: id, strong: strong)
+            case .keep(let id): return "detection \(id) already has strong focus"
+            case .trackPoint(let p): return try track(at: p, strong: false, fallback: true)
+            case .fixedPoint(let p, let strong): return try fixed(at: p, strong: strong, command: command.name)
             }
-            guard let d = Self.robustDisparity(map, x: parts[0], y: parts[1]) else {
-                throw NodeCommandError("fixed: no valid disparity at \(parts[0]),\(parts[1])")
-            }
-            engine.focus(atDisparity: d, strong: strong)
-            return "\(strong ? "strong" : "weak") fixed focus at disparity \(d)"
         case "auto":
             engine.resumeAutomatic()
+            salient.removeAll()
             return "automatic focus"
         case "aperture":
             guard let f = command.arguments["value"].flatMap({ Double($0) }) else {
@@ -113,9 +162,73 @@ public struct FocusNode: Node {
             aperture = f
             return "aperture f/\(f)"
         default:
-            throw NodeCommandError("focus has no command '\(command.name)'; try focus, fixed, auto or aperture")
+            throw NodeCommandError(
+                "focus has no command '\(command.name)'; try focus, fixed, track, tap, press, auto or aperture")
         }
     }
+
+    // MARK: - Commands
+
+    /// The `point=X,Y` argument, inside the frame.
+    private func point(_ command: NodeCommand) throws -> NormalizedPoint {
+        guard let text = command.arguments["point"], let p = NormalizedPoint(parsing: text) else {
+            throw NodeCommandError("\(command.name): give point=X,Y with X and Y in 0...1")
+        }
+        guard p.isInsideFrame else {
+            throw NodeCommandError(
+                "\(command.name): \(FocusInteractionError.pointOutsideFrame(x: p.x, y: p.y))")
+        }
+        return p
+    }
+
+    private mutating func focus(onDetection id: Int, strong: Bool) throws -> String {
+        do { try engine.focus(onDetection: id, strong: strong) } catch { throw NodeCommandError("focus: \(error)") }
+        return "\(strong ? "strong" : "weak") focus on detection \(id)"
+    }
+
+    /// The robust disparity at `p`, or a clear error.
+    private func disparity(at p: NormalizedPoint, command: String) throws -> Double {
+        guard let map = lastMap else {
+            throw NodeCommandError("\(command): no disparity yet (connect the disparity input)")
+        }
+        guard let d = Self.robustDisparity(map, x: p.x, y: p.y) else {
+            throw NodeCommandError("\(command): no valid disparity at \(p)")
+        }
+        return d
+    }
+
+    private mutating func fixed(at p: NormalizedPoint, strong: Bool, command: String) throws -> String {
+        let d = try disparity(at: p, command: command)
+        engine.focus(atDisparity: d, strong: strong)
+        return "\(strong ? "strong" : "weak") fixed focus at disparity \(Self.rounded(d))"
+    }
+
+    /// Tracking focus at `p`: a new salient object (replacing the previous one). With
+    /// `fallback` (a tap), no video or no object there gives weak fixed focus at the point.
+    private mutating func track(at p: NormalizedPoint, strong: Bool, fallback: Bool) throws -> String {
+        let command = fallback ? "tap" : "track"
+        guard let map = lastMap else {
+            throw NodeCommandError("\(command): no disparity yet (connect the disparity input)")
+        }
+        guard let image = lastVideo else {
+            guard fallback else {
+                throw NodeCommandError("track: needs the video input to find the object at \(p); connect video")
+            }
+            return "no video input: " + (try fixed(at: p, strong: false, command: command))
+        }
+        salient.removeAll()
+        let luma = [.gray8, .i420, .nv12].contains(image.format) ? image : nil  // other formats: no edge test
+        guard let found = salient.start(at: p, disparity: map, luma: luma) else {
+            guard fallback else {
+                throw NodeCommandError("track: no object at \(p) (background, or no valid disparity); try fixed")
+            }
+            return "no object at \(p): " + (try fixed(at: p, strong: false, command: command))
+        }
+        engine.track(found, strong: strong)
+        return "\(strong ? "strong" : "weak") tracking focus on salient object \(found.id) at \(p)"
+    }
+
+    private static func rounded(_ d: Double) -> Double { (d * 10).rounded() / 10 }
 
     /// The median of the valid disparities on a 5×5 grid 2 % of the frame wide around (x, y).
     static func robustDisparity(_ map: DisparityMap, x: Double, y: Double) -> Double? {

@@ -19,7 +19,7 @@ public struct MetadataSinkNode: Node {
 
     @OptionalInput("Detections of each frame") public var detections: Detections?
     @OptionalInput("Focus of each frame") public var focus: FocusState?
-    @OptionalInput("Scene statuses of each frame") public var scene: SceneStatus?
+    @OptionalInput("Scene statuses of each frame (default: the focus state's)") public var scene: SceneStatus?
     @Parameter(default: "", "Output file, or - for standard output") public var path: String
     @Parameter(default: "", "Unix socket path to serve the lines on") public var socket: String
 
@@ -60,7 +60,7 @@ public struct MetadataSinkNode: Node {
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         let record = MetadataLine(time: ctx.timestamp.nanoseconds, frame: ctx.frameIndex, detections: detections ?? [],
-                                  focus: focus, sceneStatus: scene.map(\.names) ?? [])
+                                  focus: focus, sceneStatus: (scene ?? focus?.sceneStatuses)?.names ?? [])
         let line = String(decoding: try encoder.encode(record), as: UTF8.self)
         if let server { server.broadcast(line) }
         if let file { try file.write(contentsOf: Data((line + "\n").utf8)) }
@@ -82,9 +82,4 @@ struct MetadataLine: Encodable {
     var detections: [Detection]
     var focus: FocusState?
     var sceneStatus: [String]
-}
-
-extension SceneStatus {
-    /// The statuses by name, as written in metadata (`notEnoughLight`).
-    public var names: [String] { contains(.notEnoughLight) ? ["notEnoughLight"] : [] }
 }

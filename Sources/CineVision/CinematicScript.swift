@@ -10,16 +10,25 @@ import Foundation
 /// decision or until its track ends (its subject's group is absent from a frame); then the last
 /// base decision resumes. A track ending ends a weak decision too. A decision's time is when
 /// focus must have arrived: the rack is placed before it.
+///
+/// Decisions on a detection refer to a track (``FocusTrack``): a detected track (the ID over
+/// the frames), or a fixed-disparity or custom track the user added. A track ends at the end of
+/// its extent (for a detected subject: the first frame after the decision without its group).
 public struct CinematicScript: Sendable, Hashable, Codable {
-    /// The JSON version this build writes and reads.
-    public static let currentVersion = 1
-    /// The f-numbers a script accepts.
-    public static let fNumberRange: ClosedRange<Double> = 1...22
+    /// The JSON version this build writes (2: with user tracks).
+    public static let currentVersion = 2
+    /// The JSON versions this build reads (version 1 has no tracks).
+    public static let readableVersions: ClosedRange<Int> = 1...2
+    /// The f-numbers a script accepts: the simulated lens's (``LensModel/fNumberRange``,
+    /// 1.4…16), so every script renders (docs/focus.md explains the bounds).
+    public static let fNumberRange: ClosedRange<Double> = LensModel.fNumberRange
 
     /// Frames in time order.
     public private(set) var frames: [CinematicFrame] = []
     /// Decisions in time order (equal times keep the order they were added in).
     public private(set) var decisions: [FocusDecision] = []
+    /// Fixed-disparity and custom tracks the user added, by ID.
+    public private(set) var userTracks: [FocusTrack] = []
     /// The simulated aperture of the whole take.
     public private(set) var fNumber: Double
     /// How racks are timed.
@@ -47,9 +56,13 @@ public struct CinematicScript: Sendable, Hashable, Codable {
 
     // MARK: - Edits
 
-    /// Adds a user decision.
+    /// Adds a user decision. Its target must be a track of the script (a user track, or a
+    /// detection ID or group found in the frames) or a fixed plane, else
+    /// ``CinematicScriptError/missingTrack(_:)``; a script without frames (decisions only, as
+    /// the live node keeps) can check user tracks only.
     public mutating func addUserDecision(_ decision: FocusDecision) throws {
         guard decision.kind.isUser else { throw CinematicScriptError.notAUserDecision }
+        if let missing = missingTrack(of: decision.target) { throw CinematicScriptError.missingTrack(missing) }
         add(decision)
     }
 
@@ -62,6 +75,37 @@ public struct CinematicScript: Sendable, Hashable, Codable {
 
     /// Removes every user decision: the automatic engine's decisions rule again.
     public mutating func removeAllUserDecisions() { decisions.removeAll { $0.kind.isUser } }
+
+    /// Adds a fixed focal plane at `disparity` (full-resolution pixels) as a track under a new
+    /// ID; focus on it with a `.detection(track.id)` decision. It never ends.
+    @discardableResult
+    public mutating func addFixedTrack(disparity: Double) throws -> FocusTrack {
+        guard disparity.isFinite, disparity >= 0 else {
+            throw CinematicScriptError.invalidTrack("fixed disparity \(disparity) must be finite and not negative")
+        }
+        let track = FocusTrack(fixedID: nextTrackID(), disparity: disparity)
+        userTracks.append(track)
+        return track
+    }
+
+    /// Adds a custom track (bounds and disparity per time, in time order, bounds within 0…1)
+    /// under a new ID; it ends at its last sample.
+    @discardableResult
+    public mutating func addCustomTrack(_ samples: [FocusTrackSample]) throws -> FocusTrack {
+        try FocusTrack.check(samples, id: nil)
+        let track = FocusTrack(customID: nextTrackID(), samples: samples)
+        userTracks.append(track)
+        return track
+    }
+
+    /// Removes a fixed or custom track and the user decisions that focus on it.
+    public mutating func removeTrack(id: Int) throws {
+        guard let i = userTracks.firstIndex(where: { $0.id == id }) else {
+            throw CinematicScriptError.notAUserTrack(id)
+        }
+        userTracks.remove(at: i)
+        decisions.removeAll { $0.kind.isUser && ($0.target == .detection(id) || $0.target == .group(id)) }
+    }
 
     /// Sets the simulated aperture of the whole take.
     public mutating func setFNumber(_ f: Double) throws {
@@ -89,6 +133,64 @@ public struct CinematicScript: Sendable, Hashable, Codable {
         let lo = frames.partitioningIndex { $0.time >= range.lowerBound }
         let hi = frames.partitioningIndex { $0.time > range.upperBound }
         return frames[lo..<max(lo, hi)]
+    }
+
+    // MARK: - Tracks
+
+    /// The objects of the frames as tracks, by ID: each detection ID with its type, group and
+    /// the times of its first and last frame. Cost: one pass over the frames.
+    public func detectedTracks() -> [FocusTrack] {
+        var index: [Int: Int] = [:]
+        var out: [FocusTrack] = []
+        for f in frames {
+            for d in f.detections {
+                if let i = index[d.id] {
+                    out[i].extent = out[i].extent!.lowerBound...f.time
+                } else {
+                    index[d.id] = out.count
+                    out.append(FocusTrack(detectedID: d.id, type: d.type, groupID: d.groupID, extent: f.time...f.time))
+                }
+            }
+        }
+        return out.sorted { $0.id < $1.id }
+    }
+
+    /// Every track, detected and user, by ID.
+    public var tracks: [FocusTrack] { (detectedTracks() + userTracks).sorted { $0.id < $1.id } }
+
+    /// The track with `id` (a user track, or a detection ID of the frames), if any.
+    public func track(id: Int) -> FocusTrack? {
+        userTrack(id) ?? detectedTracks().first { $0.id == id }
+    }
+
+    private func userTrack(_ id: Int) -> FocusTrack? { userTracks.first { $0.id == id } }
+
+    /// The ID of the track `target` refers to when the script does not have it; `nil` when it
+    /// does, for a fixed plane, and for a script without frames (only user tracks can be checked).
+    private func missingTrack(of target: FocusTarget) -> Int? {
+        switch target {
+        case .disparity: return nil
+        case .detection(let id):
+            if userTrack(id) != nil || frames.isEmpty { return nil }
+            return frames.contains { $0.detections.contains { $0.id == id } } ? nil : id
+        case .group(let g):
+            if userTracks.contains(where: { $0.groupID == g }) || frames.isEmpty { return nil }
+            return frames.contains { $0.detections.contains { $0.groupID == g } } ? nil : g
+        }
+    }
+
+    /// An ID no detection, group, track or decision of the script uses.
+    private func nextTrackID() -> Int {
+        var m = 0
+        for f in frames { for d in f.detections { m = max(m, d.id, d.groupID) } }
+        for t in userTracks { m = max(m, t.id) }
+        for d in decisions {
+            switch d.target {
+            case .detection(let i), .group(let i): m = max(m, i)
+            case .disparity: break
+            }
+        }
+        return m + 1
     }
 
     // MARK: - Decision queries
@@ -142,9 +244,14 @@ public struct CinematicScript: Sendable, Hashable, Codable {
         return out
     }
 
-    /// The time of the first frame after the decision where its subject is absent, or `nil`
-    /// (a fixed plane, or no such frame yet).
+    /// When the decision's track ends: for a detected subject, the time of the first frame
+    /// after the decision where its group is absent; for a custom track, its last sample (or
+    /// the decision's time if later); `nil` for a fixed plane or track, or when the subject is
+    /// still there at the last frame.
     public func trackEnd(of decision: FocusDecision) -> Timestamp? {
+        if case .detection(let id) = decision.target, let t = userTrack(id) {
+            return t.extent.map { max(decision.time, $0.upperBound) }
+        }
         let start = frames.partitioningIndex { $0.time >= decision.time }
         guard start < frames.count else { return nil }
         let group: Int
@@ -162,6 +269,7 @@ public struct CinematicScript: Sendable, Hashable, Codable {
     /// The disparity of a decision's target at `time` (the nearest frame), if known.
     public func targetDisparity(of decision: FocusDecision, at time: Timestamp) -> Double? {
         if case .disparity(let d) = decision.target { return d }
+        if case .detection(let id) = decision.target, let t = userTrack(id) { return t.disparity(at: time) }
         guard let f = frame(at: time, tolerance: Timestamp(nanoseconds: .max / 4)) else { return nil }
         return decision.target.disparity(in: f.detections, group: group(of: decision.target))
     }
@@ -177,13 +285,15 @@ public struct CinematicScript: Sendable, Hashable, Codable {
     /// previous effective decision (never starting before that one took effect). `nil` when
     /// the decision never takes effect or is the first.
     public func transitionTimeRange(before decision: FocusDecision) -> Range<Timestamp>? {
-        transitionRange(before: decision, in: effectiveDecisions())
+        let effective = effectiveDecisions()
+        guard let k = effective.firstIndex(where: { $0.decision == decision }) else { return nil }
+        return transitionRange(at: k, in: effective)
     }
 
-    private func transitionRange(before decision: FocusDecision, in effective: [EffectiveFocusDecision])
-        -> Range<Timestamp>?
-    {
-        guard let k = effective.firstIndex(where: { $0.decision == decision }), k > 0 else { return nil }
+    /// The rack landing on `effective[k]` (a decision can take effect more than once: a base
+    /// decision resumes when a user decision's track ends).
+    private func transitionRange(at k: Int, in effective: [EffectiveFocusDecision]) -> Range<Timestamp>? {
+        guard k > 0, k < effective.count else { return nil }
         let e = effective[k], previous = effective[k - 1]
         let from = targetDisparity(of: previous.decision, at: e.time)
         let to = targetDisparity(of: e.decision, at: e.time)
@@ -192,31 +302,42 @@ public struct CinematicScript: Sendable, Hashable, Codable {
         return start..<e.time
     }
 
+    /// The time range of the rack that leaves `decision` for the next decision to take
+    /// effect (``transitionTimeRange(before:)`` of that one); `nil` when `decision` never takes
+    /// effect or nothing follows it.
+    public func transitionTimeRange(after decision: FocusDecision) -> Range<Timestamp>? {
+        let effective = effectiveDecisions()
+        guard let k = effective.firstIndex(where: { $0.decision == decision }), k + 1 < effective.count else {
+            return nil
+        }
+        return transitionRange(at: k + 1, in: effective)
+    }
+
     /// The decision focus is on or racking to at `time`.
     public func primaryDecision(at time: Timestamp) -> FocusDecision? { decisionsAround(time).primary }
 
     /// During a rack, the decision focus is leaving; otherwise `nil`.
     public func secondaryDecision(at time: Timestamp) -> FocusDecision? { decisionsAround(time).secondary }
 
-    private func decisionsAround(_ time: Timestamp) -> (primary: FocusDecision?, secondary: FocusDecision?) {
+    private func decisionsAround(_ time: Timestamp)
+        -> (primary: FocusDecision?, secondary: FocusDecision?, rack: Range<Timestamp>?)
+    {
         let effective = effectiveDecisions()
         let k = effective.partitioningIndex { $0.time > time }
         let current = k > 0 ? effective[k - 1].decision : nil
-        if k < effective.count, let r = transitionRange(before: effective[k].decision, in: effective),
-            r.contains(time)
-        {
-            return (effective[k].decision, current)
+        if let r = transitionRange(at: k, in: effective), r.contains(time) {
+            return (effective[k].decision, current, r)
         }
-        return (current, nil)
+        return (current, nil, nil)
     }
 
     /// The focus disparity the rules and the rack law give at `time`: the target's disparity,
     /// or during a rack the S-curve from where the previous target was when it started.
     public func focusDisparity(at time: Timestamp) -> Double? {
-        let (primary, secondary) = decisionsAround(time)
+        let (primary, secondary, rack) = decisionsAround(time)
         guard let primary else { return nil }
         let to = targetDisparity(of: primary, at: time)
-        guard let secondary, let r = transitionTimeRange(before: primary),
+        guard let secondary, let r = rack,
             let from = targetDisparity(of: secondary, at: r.lowerBound), let to
         else { return to }
         let p = Double((time - r.lowerBound).nanoseconds) / Double((r.upperBound - r.lowerBound).nanoseconds)
@@ -225,16 +346,25 @@ public struct CinematicScript: Sendable, Hashable, Codable {
 
     // MARK: - JSON
 
-    private enum CodingKeys: String, CodingKey { case version, fNumber, rack, frames, decisions }
+    private enum CodingKeys: String, CodingKey { case version, fNumber, rack, frames, decisions, tracks }
 
+    /// Decodes a script of a readable version (1 has no `tracks`); checks the f-number, the
+    /// time order, the track IDs and that every decision's track exists.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let version = try c.decode(Int.self, forKey: .version)
-        guard version == Self.currentVersion else { throw CinematicScriptError.unsupportedVersion(version) }
+        guard Self.readableVersions.contains(version) else { throw CinematicScriptError.unsupportedVersion(version) }
         fNumber = try c.decode(Double.self, forKey: .fNumber)
         rack = try c.decode(FocusRack.self, forKey: .rack)
         frames = try c.decode([CinematicFrame].self, forKey: .frames)
         decisions = try c.decode([FocusDecision].self, forKey: .decisions)
+        userTracks = version >= 2 ? try c.decode([FocusTrack].self, forKey: .tracks) : []
+        if Set(userTracks.map(\.id)).count != userTracks.count {
+            throw CinematicScriptError.corrupt("two tracks share an ID")
+        }
+        for d in decisions {
+            if let missing = missingTrack(of: d.target) { throw CinematicScriptError.missingTrack(missing) }
+        }
         guard Self.fNumberRange.contains(fNumber) else {
             throw CinematicScriptError.fNumberOutOfRange(fNumber, Self.fNumberRange)
         }
@@ -252,6 +382,7 @@ public struct CinematicScript: Sendable, Hashable, Codable {
         try c.encode(rack, forKey: .rack)
         try c.encode(frames, forKey: .frames)
         try c.encode(decisions, forKey: .decisions)
+        try c.encode(userTracks, forKey: .tracks)
     }
 
     /// The script as versioned JSON.

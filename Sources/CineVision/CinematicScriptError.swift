@@ -16,12 +16,18 @@ public enum CinematicScriptError: Error, Sendable, Hashable, CustomStringConvert
     case frameOutOfOrder
     /// A focus command naming a detection that is not in the current frame.
     case unknownDetection(Int)
+    /// A decision refers to a track (detection ID or group) the script does not have.
+    case missingTrack(Int)
+    /// A track to remove is not a user track (detected tracks come from the frames).
+    case notAUserTrack(Int)
+    /// A fixed or custom track that cannot be used (no samples, out of order, out of 0…1).
+    case invalidTrack(String)
 
     public var description: String {
         switch self {
         case .unsupportedVersion(let v):
             return
-                "cinematic script version \(v) is not supported (this build reads version \(CinematicScript.currentVersion)); update cinegraph"
+                "cinematic script version \(v) is not supported (this build reads versions \(CinematicScript.readableVersions.lowerBound)...\(CinematicScript.currentVersion)); update cinegraph"
         case .corrupt(let why): return "not a cinematic script: \(why)"
         case .notAUserDecision: return "only user decisions (weakUser, strongUser) can be added or removed"
         case .decisionNotFound(let d): return "no \(d.kind.rawValue) decision at \(d.time) in the script"
@@ -29,6 +35,12 @@ public enum CinematicScriptError: Error, Sendable, Hashable, CustomStringConvert
             return "f-number \(f) is out of range \(r.lowerBound)...\(r.upperBound)"
         case .frameOutOfOrder: return "frames must be appended in time order"
         case .unknownDetection(let id): return "no detection with id \(id) in the current frame"
+        case .missingTrack(let id):
+            return
+                "a decision refers to track \(id), which the script does not have; add the track first or remove the decision"
+        case .notAUserTrack(let id):
+            return "track \(id) is not a fixed or custom track; only those can be removed"
+        case .invalidTrack(let why): return "invalid track: \(why)"
         }
     }
 }

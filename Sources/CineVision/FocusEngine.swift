@@ -74,6 +74,29 @@ public struct FocusEngine: Sendable {
         userDecision(.detection(id), strong: strong, group: d.groupID)
     }
 
+    /// Tracking focus on a detection the caller has just created in the newest frame (a salient
+    /// object found at a point); weak or strong. The caller adds it to the following frames'
+    /// detections (when it is absent from a frame, the decision ends like any other).
+    public mutating func track(_ detection: Detection, strong: Bool) {
+        state.newestDetections.removeAll { $0.id == detection.id }
+        state.newestDetections.append(detection)
+        userDecision(.detection(detection.id), strong: strong, group: detection.groupID)
+    }
+
+    /// The newest frame's detections with the focus modes of the decision in force now (what a
+    /// viewfinder without lookahead shows, and what ``FocusInteraction`` taps act on): the
+    /// target of a strong user decision `strong`, of a weak user or base decision `weak`,
+    /// every other `none`.
+    public var currentDetections: Detections {
+        var out = state.newestDetections
+        let decision = state.user ?? state.lastBase
+        let group = state.user != nil ? state.userGroup : nil
+        let target = decision?.target.locate(in: out, group: group)
+        let mode: FocusMode = decision?.kind == .strongUser ? .strong : .weak
+        for i in out.indices { out[i].focusMode = out[i].id == target?.id ? mode : .none }
+        return out
+    }
+
     /// Fixed focus on a plane at `disparity`; strong keeps it whatever happens in the foreground.
     public mutating func focus(atDisparity disparity: Double, strong: Bool) {
         userDecision(.disparity(disparity), strong: strong, group: nil)
@@ -93,7 +116,9 @@ public struct FocusEngine: Sendable {
 
     private mutating func userDecision(_ target: FocusTarget, strong: Bool, group: Int?) {
         let d = FocusDecision(time: state.newest ?? .zero, target: target, kind: strong ? .strongUser : .weakUser)
-        try? script.addUserDecision(d)
+        // Recorded unchecked: the target was checked against the newest frame, which the
+        // script's frames (if recorded) reach only after the lookahead.
+        script.add(d)
         state.user = d
         state.userGroup = group
         change(d, at: d.time, group: group)
