@@ -8,7 +8,7 @@ RELEASE_FLAGS = -c release $(ARCH)
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: setup release demo build test validate examples plugin bench docs sample clean
+.PHONY: setup release demo build test validate examples plugin bench docs sample soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -47,6 +47,10 @@ bench: setup
 ## Regenerates docs/nodes.md from the node declarations.
 docs: build
 	$(DEBUG_BIN)/cinegraph nodes --markdown > docs/nodes.md
+
+## Endurance: 10 minutes of the live cinematic graph; RSS at 1, 5, 10 min, leaked GStreamer objects.
+soak: release
+	scripts/soak.sh 10 graphs/cinematic.conf
 
 ## A side-by-side stereo sample clip for graphs/side-by-side-file.conf.
 sample: release
