@@ -9,9 +9,11 @@ struct FocusPlot {
     var records: [AssetFrameRecord]
     var decisions: [FocusDecision]
     var title: String
+    /// The focus the changes give (from the edited script), drawn beside the recorded one.
+    var changedFocus: [Double?] = []
 
-    private let width = 960.0, height = 400.0
-    private let left = 56.0, right = 150.0, top = 36.0, bottom = 40.0
+    private let width = 960.0, height = 420.0
+    private let left = 64.0, right = 170.0, top = 64.0, bottom = 40.0
 
     func svg() -> String {
         let times = records.map { Double($0.time) / 1e9 }
@@ -32,7 +34,7 @@ struct FocusPlot {
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="11">
             <rect width="100%" height="100%" fill="#1b1b1b"/>
-            <text x="\(f(left))" y="22" fill="#eee" font-size="14">\(escape(title))</text>
+            <text x="\(f(left))" y="20" fill="#eee" font-size="14">\(escape(title))</text>
 
             """
         // Axes and grid.
@@ -81,10 +83,18 @@ struct FocusPlot {
         if !focusPoints.isEmpty {
             out += "<polyline class=\"focus\" points=\"\(focusPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#ffd60a\" stroke-width=\"2.5\"/>\n"
         }
+        let changedPoints = changedFocus.enumerated().compactMap { i, d -> String? in
+            guard i < times.count, let d, d.isFinite else { return nil }
+            return "\(f(x(times[i]))),\(f(y(d)))"
+        }
+        if !changedPoints.isEmpty {
+            out += "<polyline class=\"changed-focus\" points=\"\(changedPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#ff8c1a\" stroke-width=\"2\" stroke-dasharray=\"7,4\"/>\n"
+        }
 
         // Decisions: vertical markers.
-        for d in decisions {
+        for (k, d) in decisions.enumerated() {
             let dx = f(x(d.time.seconds))
+            let labelY = top - 6 - Double(k % 3) * 12  // three staggered rows, so close decisions stay legible
             let (colour, dash, label): (String, String, String)
             switch d.kind {
             case .base: (colour, dash, label) = ("#888", "3,3", "auto")
@@ -98,13 +108,17 @@ struct FocusPlot {
             case .disparity(let v): target = String(format: "%.1f px", v)
             }
             out += "<line class=\"decision\" data-kind=\"\(d.kind.rawValue)\" x1=\"\(dx)\" y1=\"\(f(top))\" x2=\"\(dx)\" y2=\"\(f(top + plotH))\" stroke=\"\(colour)\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>"
-            out += "<text x=\"\(dx)\" y=\"\(f(top - 4))\" fill=\"\(colour)\" text-anchor=\"middle\">\(label) → \(escape(target))</text>\n"
+            out += "<text x=\"\(dx)\" y=\"\(f(labelY))\" fill=\"\(colour)\" text-anchor=\"start\">\(label) → \(escape(target))</text>\n"
         }
 
         // Legend.
         let lx = left + plotW + 16
         out += "<line x1=\"\(f(lx))\" y1=\"\(f(top + 8))\" x2=\"\(f(lx + 24))\" y2=\"\(f(top + 8))\" stroke=\"#ffd60a\" stroke-width=\"2.5\"/>"
-        out += "<text x=\"\(f(lx + 30))\" y=\"\(f(top + 12))\" fill=\"#eee\">focus</text>\n"
+        out += "<text x=\"\(f(lx + 30))\" y=\"\(f(top + 12))\" fill=\"#eee\">focus (recorded)</text>\n"
+        if !changedPoints.isEmpty {
+            out += "<line x1=\"\(f(lx))\" y1=\"\(f(top + 66))\" x2=\"\(f(lx + 24))\" y2=\"\(f(top + 66))\" stroke=\"#ff8c1a\" stroke-width=\"2\" stroke-dasharray=\"7,4\"/>"
+            out += "<text x=\"\(f(lx + 30))\" y=\"\(f(top + 70))\" fill=\"#eee\">focus with changes</text>\n"
+        }
         out += "<line x1=\"\(f(lx))\" y1=\"\(f(top + 26))\" x2=\"\(f(lx + 24))\" y2=\"\(f(top + 26))\" stroke=\"#4e9af1\"/>"
         out += "<text x=\"\(f(lx + 30))\" y=\"\(f(top + 30))\" fill=\"#eee\">subjects (by ID)</text>\n"
         out += "<line x1=\"\(f(lx + 12))\" y1=\"\(f(top + 38))\" x2=\"\(f(lx + 12))\" y2=\"\(f(top + 54))\" stroke=\"#888\" stroke-dasharray=\"3,3\"/>"

@@ -72,7 +72,11 @@ struct InspectCommand: ParsableCommand {
             try edits.apply(to: &script)
         }
         let name = URL(fileURLWithPath: asset).lastPathComponent
-        let svg = FocusPlot(records: all, decisions: script.decisions, title: "\(name): focus and subjects").svg()
+        var plot = FocusPlot(records: all, decisions: script.decisions, title: "\(name): focus and subjects")
+        if changes != nil {
+            plot.changedFocus = all.map { script.focusDisparity(at: Timestamp(nanoseconds: $0.time)) }
+        }
+        let svg = plot.svg()
         try svg.write(toFile: path, atomically: true, encoding: .utf8)
         print("  plot written to \(path)")
     }
