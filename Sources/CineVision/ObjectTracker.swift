@@ -152,19 +152,24 @@ public struct ObjectTracker: Sendable {
     /// Stops tracking `id`.
     public mutating func remove(id: Int) { tracks.removeAll { $0.id == id } }
 
-    /// Greedy matching by descending IoU (adequate for the few objects of a scene; O(T·O log)).
+    /// Optimal matching (Hungarian method) maximising the summed IoU of the pairs that pass the
+    /// gates: a greedy choice can give one subject's box to a neighbour and leave the subject unmatched.
     private mutating func associate(_ obs: [TrackerObservation], high: Bool, minIoU: Double, trackUsed: inout [Bool],
                                     obsUsed: inout [Bool], disparity: DisparityMap?) {
-        var pairs: [(iou: Double, t: Int, o: Int)] = []
-        for (j, o) in obs.enumerated() where !obsUsed[j] && (o.confidence >= configuration.highConfidence) == high {
-            for (i, t) in tracks.enumerated() where !trackUsed[i] && t.type == o.type && t.type != .salientObject {
-                if !high && t.misses > 0 { continue }
-                if let a = t.disparity, let b = o.disparity, abs(a - b) > configuration.disparityGate * max(a, b, 1) { continue }
+        let candidates = obs.indices.filter { !obsUsed[$0] && (obs[$0].confidence >= configuration.highConfidence) == high }
+        let open = tracks.indices.filter { !trackUsed[$0] && tracks[$0].type != .salientObject && (high || tracks[$0].misses == 0) }
+        guard !candidates.isEmpty, !open.isEmpty else { return }
+        var scores = [[Double?]](repeating: [Double?](repeating: nil, count: candidates.count), count: open.count)
+        for (a, i) in open.enumerated() {
+            let t = tracks[i]
+            for (b, j) in candidates.enumerated() where t.type == obs[j].type {
+                let o = obs[j]
+                if let x = t.disparity, let y = o.disparity, abs(x - y) > configuration.disparityGate * max(x, y, 1) { continue }
                 let iou = Self.iou(t.rect, o.bounds)
-                if iou >= minIoU { pairs.append((iou, i, j)) }
+                if iou >= minIoU { scores[a][b] = iou }
             }
         }
-        pairs.sort { $0.iou > $1.iou }
+        let pairs = OptimalAssignment.maximise(scores).map { (t: open[$0.row], o: candidates[$0.column]) }
         for p in pairs where !trackUsed[p.t] && !obsUsed[p.o] {
             trackUsed[p.t] = true
             obsUsed[p.o] = true

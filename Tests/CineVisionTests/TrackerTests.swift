@@ -143,3 +143,44 @@ struct TrackerTests {
         #expect(tracker.report().contains { $0.id == id && $0.type == .salientObject })
     }
 }
+
+@Suite struct OptimalAssignmentTests {
+    @Test func beatsGreedyWhereGreedyStealsABox() {
+        // Greedy takes the best pair (0.9) and strands track 1; the optimum pairs both (0.85 + 0.8).
+        let pairs = OptimalAssignment.maximise([[0.9, 0.85], [0.8, nil]])
+        #expect(pairs.map { [$0.row, $0.column] } == [[0, 1], [1, 0]])
+    }
+
+    @Test func rectangularForbiddenAndEmpty() {
+        #expect(OptimalAssignment.maximise([]).isEmpty)
+        #expect(OptimalAssignment.maximise([[nil, nil]]).isEmpty)
+        let wide = OptimalAssignment.maximise([[0.1, 0.5, 0.3]])
+        #expect(wide.map { [$0.row, $0.column] } == [[0, 1]])
+        let tall = OptimalAssignment.maximise([[0.2], [0.7], [nil]])
+        #expect(tall.map { [$0.row, $0.column] } == [[1, 0]])
+    }
+
+    @Test func matchesBruteForceOnRandomMatrices() {
+        var seed: UInt64 = 12345
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        func permutations(_ n: Int) -> [[Int]] {
+            if n == 0 { return [[]] }
+            return permutations(n - 1).flatMap { p in (0...p.count).map { var q = p; q.insert(n - 1, at: $0); return q } }
+        }
+        for _ in 0..<200 {
+            let n = 1 + Int(next() * 5)
+            let m: [[Double?]] = (0..<n).map { _ in (0..<n).map { _ in next() < 0.25 ? nil : next() } }
+            var best = 0.0
+            for perm in permutations(n) {
+                best = max(best, perm.enumerated().reduce(0.0) { $0 + (m[$1.offset][$1.element] ?? 0) })
+            }
+            let pairs = OptimalAssignment.maximise(m)
+            let total = pairs.reduce(0.0) { $0 + m[$1.row][$1.column]! }
+            #expect(abs(total - best) < 1e-9, "\(m)")
+            #expect(Set(pairs.map(\.row)).count == pairs.count && Set(pairs.map(\.column)).count == pairs.count)
+        }
+    }
+}
