@@ -99,8 +99,27 @@ public struct CascadeMultiDetector: Sendable {
                 p.minWidth = max(parameters.minWidth, job.minSide)
                 p.minHeight = max(parameters.minHeight, job.minSide)
                 if job.maxSide > 0 { p.maxWidth = job.maxSide; p.maxHeight = job.maxSide }
-                let raw = try m.detector.candidates(pixels: src + job.y * stride + job.x, width: job.w, height: job.h,
-                                                    rowStride: stride, parameters: p)
+                // A profile cascade knows one side of a face: scan the mirrored crop too, for the other.
+                for mirrored in m.facing == .away ? [false, true] : [false] {
+                    let raw: [CascadeRect]
+                    if mirrored {
+                        var flipped = [UInt8](repeating: 0, count: job.w * job.h)
+                        flipped.withUnsafeMutableBufferPointer { f in
+                            for y in 0..<job.h {
+                                let row = src + (job.y + y) * stride + job.x
+                                for x in 0..<job.w { f[y * job.w + job.w - 1 - x] = row[x] }
+                            }
+                        }
+                        raw = try flipped.withUnsafeBufferPointer { f in
+                            try m.detector.candidates(pixels: f.baseAddress!, width: job.w, height: job.h, rowStride: job.w,
+                                                      parameters: p).map {
+                                CascadeRect(x: job.w - $0.x - $0.width, y: $0.y, width: $0.width, height: $0.height)
+                            }
+                        }
+                    } else {
+                        raw = try m.detector.candidates(pixels: src + job.y * stride + job.x, width: job.w, height: job.h,
+                                                        rowStride: stride, parameters: p)
+                    }
                 let grouped = RectangleGrouping.group(raw, minNeighbors: 1, eps: 0.2)
                 for (r, n) in zip(grouped.rects, grouped.neighbors) {
                     let conf = min(1, Double(n) / Double(2 * (parameters.minNeighbors + 1)))
@@ -113,6 +132,7 @@ public struct CascadeMultiDetector: Sendable {
                         continue
                     }
                     out.append(TrackerObservation(type: m.type, bounds: b, confidence: conf, facing: m.facing))
+                }
                 }
             }
         }
