@@ -29,7 +29,12 @@ public struct AssetSinkNode: Node {
         `calibration` stores the stereo calibration file in the header and takes the focal \
         length and baseline from it.
         """
-    public static let commands = [CommandDescription("status", "Path and frames written so far")]
+    public static let commands = [
+        CommandDescription("status", "Path and frames written so far"),
+        CommandDescription(
+            "record", arguments: "start or stop",
+            "stop: finalise the take and pause; start: a new take from the next frame (a new file; -2, -3 … when the path has no {time})"),
+    ]
 
     @Input("The original (unblurred) reference view, I420") public var video: Image
     @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
@@ -51,6 +56,10 @@ public struct AssetSinkNode: Node {
 
     private var writer: AssetWriter?
     private var outputPath = ""
+    /// Set by `record stop`: frames are not recorded until `record start`.
+    private var paused = false
+    /// Takes finished by `record stop`, so that the next one gets a new name.
+    private var takes = 0
 
     public init() {}
 
@@ -77,9 +86,10 @@ public struct AssetSinkNode: Node {
         guard video.format == .i420 else {
             throw ParameterError(nil, "asset takes I420 video, got \(video.format)")
         }
+        if paused { return }
         if writer == nil {
             try GStreamer.initialize()
-            outputPath = PathTemplate.expand(path, node: ctx.nodeName)
+            outputPath = Self.takePath(PathTemplate.expand(path, node: ctx.nodeName), take: takes)
             try PathTemplate.prepareFolder(for: outputPath)
             var header = AssetHeader(referenceWidth: video.width, referenceHeight: video.height,
                                      disparityWidth: disparity?.values.width, disparityHeight: disparity?.values.height,
@@ -125,8 +135,46 @@ public struct AssetSinkNode: Node {
         ctx.post("asset-saved", ["path": outputPath, "frames": String(writer.framesWritten)])
     }
 
+    /// The path of take `take` (0 = the first): `take.cine.mkv`, then `take-2.cine.mkv`, … unless
+    /// the expanded path is new (it has {time}) — and never a file that exists. The first take
+    /// overwrites, as every sink does.
+    static func takePath(_ path: String, take: Int) -> String {
+        guard take > 0 else { return path }
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        let stem = name.hasSuffix(".cine.mkv") ? String(name.dropLast(9)) : String(name.dropLast(url.pathExtension.count + 1))
+        let ext = name.hasSuffix(".cine.mkv") ? "cine.mkv" : url.pathExtension
+        var n = max(2, take + 1)
+        while true {
+            let candidate = url.deletingLastPathComponent().appendingPathComponent("\(stem)-\(n).\(ext)").path
+            if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+            n += 1
+        }
+    }
+
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
-        guard command.name == "status" else { throw NodeCommandError("asset has no command '\(command.name)'; try 'status'") }
+        if command.name == "record" {
+            switch command.arguments["value"] {
+            case "stop":
+                if paused { return "not recording" }
+                paused = true
+                guard writer != nil else { return "stopped before the first frame" }
+                let path = outputPath
+                try finish(&ctx)
+                takes += 1
+                return "stopped: \(path)"
+            case "start":
+                if !paused { return "recording \(writer == nil ? "from the first frame" : outputPath)" }
+                paused = false
+                return "recording a new take from the next frame"
+            default:
+                throw NodeCommandError("record: give start or stop")
+            }
+        }
+        guard command.name == "status" else {
+            throw NodeCommandError("asset has no command '\(command.name)'; try 'status' or 'record start|stop'")
+        }
+        if paused { return "paused (record start begins a new take)" }
         guard let writer else { return "not recording yet" }
         return "\(outputPath): \(writer.framesWritten) frames"
     }

@@ -125,6 +125,33 @@ import Testing
         }
     }
 
+    @Test func recordStopAndStartMakeSeparateTakes() throws {
+        let folder = temporaryFolder("asset-takes")
+        let path = folder.appendingPathComponent("take.cine.mkv").path
+        var h = try NodeHarness(AssetSinkNode.self, parameters: ["path": path, "fps": "10"])
+        try h.start()
+        let scene = SyntheticScene(SyntheticScene.Configuration(width: 64, height: 48, fps: 10, seed: 1))
+        func frame(_ i: Int) -> Image {
+            let l = Image(width: 64, height: 48, format: .i420), r = Image(width: 64, height: 48, format: .i420)
+            scene.render(frame: i, left: l, right: r, groundTruth: nil)
+            return l
+        }
+        #expect(try h.command(NodeCommand("record", arguments: ["value": "start"])).contains("from the first frame"))
+        for i in 0..<5 { _ = try h.process(["video": frame(i)], at: Timestamp(frame: i, fps: 10)) }
+        #expect(try h.command(NodeCommand("record", arguments: ["value": "stop"])) == "stopped: \(path)")
+        #expect(try h.command(NodeCommand("record", arguments: ["value": "stop"])) == "not recording")
+        for i in 5..<8 { _ = try h.process(["video": frame(i)], at: Timestamp(frame: i, fps: 10)) }  // paused: not recorded
+        #expect(try h.command(NodeCommand("status")).contains("paused"))
+        _ = try h.command(NodeCommand("record", arguments: ["value": "start"]))
+        for i in 8..<15 { _ = try h.process(["video": frame(i)], at: Timestamp(frame: i, fps: 10)) }
+        try h.finish()
+        let second = folder.appendingPathComponent("take-2.cine.mkv").path
+        #expect(try MediaProbe.inspect(path: path).frameCount == 5)
+        #expect(try MediaProbe.inspect(path: second).frameCount == 7)
+        #expect(h.events.filter { $0.name == "asset-saved" }.map { $0.fields["path"] } == [path, second])
+        #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("record", arguments: ["value": "pause"])) }
+    }
+
     @Test func assetPathMustBeMatroska() {
         #expect(throws: ParameterError.self) { try NodeHarness(AssetSinkNode.self, parameters: ["path": "x.mp4"]) }
     }
