@@ -37,7 +37,7 @@ plugin: build
 ## Every test: graphs validate, examples build and run, then the test suite (last, so its
 ## summary closes the output).
 test: build validate examples
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph

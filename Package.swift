@@ -9,12 +9,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CineGraph", targets: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer", "CineNodes"]),
+        .library(name: "CineViewfinder", targets: ["CineViewfinder"]),
         .executable(name: "cinegraph", targets: ["cinegraph"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -31,10 +34,21 @@ let package = Package(
             name: "CineNodes",
             dependencies: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer"],
             swiftSettings: strict),
+        // The web viewfinder's server (Hummingbird): only what links it pays for it; CineNodes
+        // declares the `viewfinder` node and finds this server when it is installed.
+        .target(
+            name: "CineViewfinder",
+            dependencies: [
+                "CineNodes", "CineGraph", "CineMedia",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "cinegraph",
             dependencies: [
-                "CineNodes", "CineGraph", "CineGStreamer",
+                "CineNodes", "CineGraph", "CineGStreamer", "CineViewfinder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -42,7 +56,7 @@ let package = Package(
             // Plugins resolve their references to cinegraph's modules against this executable.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
-            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision"],
+            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision", "CineViewfinder"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
         .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia"], swiftSettings: strict),
@@ -51,6 +65,10 @@ let package = Package(
             name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
         .testTarget(
             name: "CineNodesTests", dependencies: ["CineNodes", "CineGraph", "CineVision", "CineGStreamer"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CineViewfinderTests",
+            dependencies: ["CineViewfinder", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

@@ -9,7 +9,9 @@ PKGS=(
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-plugins-base-apps gstreamer1.0-alsa gstreamer1.0-pulseaudio
   opencv-data
+  ffmpeg
   xvfb gstreamer1.0-x
+  chromium chromium-driver   # the web viewfinder's tests drive headless Chromium
 )
 missing=()
 for p in "${PKGS[@]}"; do

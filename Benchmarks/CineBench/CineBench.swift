@@ -36,6 +36,11 @@ func report(_ name: String, _ value: String) {
 struct CineBench {
     static func main() throws {
         try GStreamer.initialize()
+        // `CineBench stabilizer`: that section alone.
+        if CommandLine.arguments.dropFirst().first == "stabilizer" { return try runStabilizerBench() }
+        if CommandLine.arguments.dropFirst().first == "focus" { return try runFocusBench() }  // `CineBench focus`
+        if CommandLine.arguments.dropFirst().first == "render" { return try runRenderBench() }  // `CineBench render`
+        if CommandLine.arguments.dropFirst().first == "viewfinder" { return try runViewfinderBench() }  // `CineBench viewfinder`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 
@@ -129,5 +134,9 @@ struct CineBench {
         try runDisparityBench()
         try runBokehBench()
         try runDetectorBench()
+        try runStabilizerBench()
+        try runFocusBench()
+        try runRenderBench()
+        try runViewfinderBench()
     }
 }

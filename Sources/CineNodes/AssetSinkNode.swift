@@ -56,8 +56,7 @@ public struct AssetSinkNode: Node {
 
     private var writer: AssetWriter?
     private var outputPath = ""
-    /// Set by `record stop`: frames are not recorded until `record start`.
-    private var paused = false
+    private var record = RecordSwitch()
     /// Takes finished by `record stop`, so that the next one gets a new name.
     private var takes = 0
 
@@ -86,7 +85,7 @@ public struct AssetSinkNode: Node {
         guard video.format == .i420 else {
             throw ParameterError(nil, "asset takes I420 video, got \(video.format)")
         }
-        if paused { return }
+        if record.paused { return }
         if writer == nil {
             try GStreamer.initialize()
             outputPath = Self.takePath(PathTemplate.expand(path, node: ctx.nodeName), take: takes)
@@ -154,27 +153,20 @@ public struct AssetSinkNode: Node {
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
         if command.name == "record" {
-            switch command.arguments["value"] {
-            case "stop":
-                if paused { return "not recording" }
-                paused = true
-                guard writer != nil else { return "stopped before the first frame" }
+            var toggle = record  // the closure below finishes the file, which touches self
+            defer { record = toggle }
+            return try toggle.handle(command, current: writer == nil ? nil : outputPath) {
+                guard writer != nil else { return nil }
                 let path = outputPath
                 try finish(&ctx)
                 takes += 1
-                return "stopped: \(path)"
-            case "start":
-                if !paused { return "recording \(writer == nil ? "from the first frame" : outputPath)" }
-                paused = false
-                return "recording a new take from the next frame"
-            default:
-                throw NodeCommandError("record: give start or stop")
+                return path
             }
         }
         guard command.name == "status" else {
             throw NodeCommandError("asset has no command '\(command.name)'; try 'status' or 'record start|stop'")
         }
-        if paused { return "paused (record start begins a new take)" }
+        if record.paused { return "paused (record start begins a new take)" }
         guard let writer else { return "not recording yet" }
         return "\(outputPath): \(writer.framesWritten) frames"
     }

@@ -29,6 +29,8 @@ extension NodeRegistry {
         register(StillSinkNode.self)
         register(FocusNode.self)
         register(DelayNode.self)
+        register(ViewfinderNode.self)  // serves only where CineViewfinder is installed
         register(RefocusNode.self)
+        register(StabilizerNode.self)
     }
 }

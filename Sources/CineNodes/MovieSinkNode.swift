@@ -19,7 +19,12 @@ public struct MovieSinkNode: Node {
         source beside the video: `default` (the system's default microphone), `test` (a tone), \
         or a source description such as `pulsesrc device=...`.
         """
-    public static let commands = [CommandDescription("status", "Path and frames written so far")]
+    public static let commands = [
+        CommandDescription("status", "Path and frames written so far"),
+        CommandDescription(
+            "record", arguments: "start or stop",
+            "stop: finalise the file and pause; start: record again from the next frame (a new file when the path has {time})"),
+    ]
 
     @Input("Frames to record") public var video: Image
     @Parameter(default: "take-{time}.mp4", "Output path (.mp4, .mov, .mkv); {time} {date} {node} expand")
@@ -35,6 +40,7 @@ public struct MovieSinkNode: Node {
 
     private var recorder: MovieRecorder?
     private var outputPath = ""
+    private var record = RecordSwitch()
 
     public init() {}
 
@@ -59,6 +65,7 @@ public struct MovieSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
+        if record.paused { return }
         if recorder == nil {
             try GStreamer.initialize()
             outputPath = PathTemplate.expand(path, node: ctx.nodeName)
@@ -86,7 +93,20 @@ public struct MovieSinkNode: Node {
     }
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
-        guard command.name == "status" else { throw NodeCommandError("movie has no command '\(command.name)'; try 'status'") }
+        if command.name == "record" {
+            var toggle = record  // the closure below finishes the file, which touches self
+            defer { record = toggle }
+            return try toggle.handle(command, current: recorder == nil ? nil : outputPath) {
+                guard recorder != nil else { return nil }
+                let path = outputPath
+                try finish(&ctx)
+                return path
+            }
+        }
+        guard command.name == "status" else {
+            throw NodeCommandError("movie has no command '\(command.name)'; try 'status' or 'record start|stop'")
+        }
+        if record.paused { return "paused (record start resumes)" }
         guard let recorder else { return "not recording yet" }
         return "\(outputPath): \(recorder.framesWritten) frames"
     }

@@ -2,6 +2,8 @@
 // corners, the strongest one per cell of a grid so the points spread over the whole frame and
 // their count is bounded.
 
+import Foundation
+
 /// Shi-Tomasi (minimum-eigenvalue) corners, one per grid cell.
 enum StabilizationCornerDetector {
     /// The strongest corner of each of `columns` × `rows` cells of `level`, at least `margin`
@@ -10,7 +12,7 @@ enum StabilizationCornerDetector {
     ///
     /// Cost: per pixel, one central-difference gradient (4 loads), three products, a separable
     /// 5 × 5 box sum of the three (≈ 12 adds) and one square root: ≈ 25 flops on `w × h` floats;
-    /// at the 320 × 180 analysis size that is ≈ 1.5 Mflop, well under 1 ms optimised.
+    /// at the 320 × 180 analysis size that is ≈ 1.5 Mflop, in row bands on both cores.
     static func corners(
         in level: StabilizationLumaPyramid.Level, columns: Int, rows: Int,
         margin: Int
@@ -18,46 +20,66 @@ enum StabilizationCornerDetector {
         let w = level.width, h = level.height
         guard w > 2 * margin + 2, h > 2 * margin + 2 else { return [] }
         let n = w * h
-        var products = [SIMD4<Float>](repeating: .zero, count: n)  // Ixx, Ixy, Iyy, unused
-        var rowSums = [SIMD4<Float>](repeating: .zero, count: n)
-        var response = [Float](repeating: 0, count: n)
         let radius = 2
+        // Ixx, Ixy, Iyy (4th lane unused) and their horizontal box sums; only the entries each
+        // pass reads are written, so the buffers need no zeroing but for the products' border.
+        let products = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: n)
+        let rowSums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: n)
+        var response = [Float](unsafeUninitializedCapacity: n) { _, count in count = n }
+        defer {
+            products.deallocate()
+            rowSums.deallocate()
+        }
+        products.update(repeating: .zero, count: w)
+        (products + (h - 1) * w).update(repeating: .zero, count: w)
+        let bands = n >= 20_000 ? 2 : 1
         level.pixels.withUnsafeBufferPointer { src in
-            products.withUnsafeMutableBufferPointer { prod in
-                rowSums.withUnsafeMutableBufferPointer { rs in
-                    response.withUnsafeMutableBufferPointer { resp in
-                        let s = src.baseAddress!, p = prod.baseAddress!, r = rs.baseAddress!, out = resp.baseAddress!
-                        for y in 1..<(h - 1) {
+            response.withUnsafeMutableBufferPointer { resp in
+                let s = StereoSharedPointer(src.baseAddress!), out = StereoSharedPointer(resp.baseAddress!)
+                let p = StereoSharedPointer(products), r = StereoSharedPointer(rowSums)
+                // Gradient products and horizontal box sums, row bands on both cores.
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let s = s.pointer, p = p.pointer, r = r.pointer
+                    for y in (h * band / bands)..<(h * (band + 1) / bands) {
+                        let row = p + y * w
+                        row[0] = .zero
+                        row[w - 1] = .zero
+                        if y > 0 && y < h - 1 {
                             for x in 1..<(w - 1) {
                                 let i = y * w + x
                                 let gx = 0.5 * (s[i + 1] - s[i - 1]), gy = 0.5 * (s[i + w] - s[i - w])
-                                p[i] = SIMD4(gx * gx, gx * gy, gy * gy, 0)
+                                row[x] = SIMD4(gx * gx, gx * gy, gy * gy, 0)
                             }
                         }
-                        // Horizontal box sums.
-                        for y in 0..<h {
-                            let row = p + y * w, dst = r + y * w
-                            for x in radius..<(w - radius) {
-                                var sum = SIMD4<Float>.zero
-                                for k in -radius...radius { sum += row[x + k] }
-                                dst[x] = sum
-                            }
+                        let dst = r + y * w
+                        for x in radius..<(w - radius) {
+                            var sum = SIMD4<Float>.zero
+                            for k in -radius...radius { sum += row[x + k] }
+                            dst[x] = sum
                         }
-                        // Vertical box sums and the minimum eigenvalue.
-                        for y in radius..<(h - radius) {
-                            for x in radius..<(w - radius) {
-                                var sum = SIMD4<Float>.zero
-                                for k in -radius...radius { sum += r[(y + k) * w + x] }
-                                let half = 0.5 * (sum.x + sum.z), diff = 0.5 * (sum.x - sum.z)
-                                out[y * w + x] = half - (diff * diff + sum.y * sum.y).squareRoot()
-                            }
+                    }
+                }
+                // Vertical box sums and the minimum eigenvalue.
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let r = r.pointer, out = out.pointer
+                    let rows =
+                        (radius + (h - 2 * radius) * band / bands)..<(radius + (h - 2 * radius) * (band + 1) / bands)
+                    for y in rows {
+                        for x in radius..<(w - radius) {
+                            var sum = SIMD4<Float>.zero
+                            for k in -radius...radius { sum += r[(y + k) * w + x] }
+                            let half = 0.5 * (sum.x + sum.z), diff = 0.5 * (sum.x - sum.z)
+                            out[y * w + x] = half - (diff * diff + sum.y * sum.y).squareRoot()
                         }
                     }
                 }
             }
         }
+        // Only the interior the grid search reads was written: its maximum is the frame's best.
         var best: Float = 0
-        for v in response where v > best { best = v }
+        for y in radius..<(h - radius) {
+            for x in radius..<(w - radius) where response[y * w + x] > best { best = response[y * w + x] }
+        }
         let floor = max(best * 0.01, 25 * 2)  // mean squared gradient of at least ~2 over the window
         var points: [SIMD2<Float>] = []
         points.reserveCapacity(columns * rows)

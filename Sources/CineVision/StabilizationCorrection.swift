@@ -91,4 +91,19 @@ public struct StabilizationCorrection: Sendable, Equatable {
         let y0 = min(max(minY, 0), 1), y1 = min(max(maxY, 0), 1)
         return NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
+
+    /// The detections of a `width` × `height` frame moved with the video: bounds through
+    /// ``outputRect(_:width:height:)`` (clipped to the frame), disparities multiplied by the
+    /// correction's overall scale (as ``StabilizationWarp`` does for disparity maps). Detections
+    /// that the crop leaves entirely outside the output are dropped.
+    public func outputDetections(_ detections: Detections, width: Int, height: Int) -> Detections {
+        let scale = outputFromSource.scale
+        return detections.compactMap { d in
+            var moved = d
+            moved.bounds = outputRect(d.bounds, width: width, height: height)
+            guard moved.bounds.width > 0, moved.bounds.height > 0 else { return nil }
+            moved.disparity = d.disparity.map { $0 * scale }
+            return moved
+        }
+    }
 }

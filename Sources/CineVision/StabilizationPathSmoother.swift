@@ -40,6 +40,10 @@ public struct CameraPathSmoother: Sendable {
     public let sigma: Double
     /// Fraction of each dimension cropped away (the output is zoomed by `1 / (1 − cropFraction)`).
     public let cropFraction: Double
+    /// Whether corrections may rotate the frame. `false` (*stereo-safe*) keeps every correction a
+    /// shift and a uniform zoom, so horizontal lines stay horizontal — what a disparity map and
+    /// the epipolar geometry of a rectified stereo pair need. Roll shake is then left in.
+    public let allowsRotation: Bool
 
     /// Path parameters (x, y, rotation, log scale) of frames `firstIndex ..< firstIndex + path.count`.
     private var path: [SIMD4<Double>] = []
@@ -54,15 +58,19 @@ public struct CameraPathSmoother: Sendable {
     private let weights: [Double]
 
     /// A smoother with the numbers of `mode` (see ``StabilizationMode``).
-    public init(mode: StabilizationMode, frameWidth: Int, frameHeight: Int) throws {
+    public init(mode: StabilizationMode, frameWidth: Int, frameHeight: Int, allowsRotation: Bool = true) throws {
         try self.init(
             lookahead: mode.lookaheadFrames, sigma: max(mode.smoothingSigma, 1),
-            cropFraction: mode.maxCropFraction, frameWidth: frameWidth, frameHeight: frameHeight)
+            cropFraction: mode.maxCropFraction, frameWidth: frameWidth, frameHeight: frameHeight,
+            allowsRotation: allowsRotation)
     }
 
     /// A smoother with explicit numbers. Throws for an empty frame, a lookahead beyond
     /// ``maximumLookahead``, a non-positive σ or a crop outside `0 ..< 0.5`.
-    public init(lookahead: Int, sigma: Double, cropFraction: Double, frameWidth: Int, frameHeight: Int) throws {
+    public init(
+        lookahead: Int, sigma: Double, cropFraction: Double, frameWidth: Int, frameHeight: Int,
+        allowsRotation: Bool = true
+    ) throws {
         guard frameWidth > 0, frameHeight > 0 else {
             throw StabilizationError.emptyFrame(width: frameWidth, height: frameHeight)
         }
@@ -86,6 +94,7 @@ public struct CameraPathSmoother: Sendable {
         self.lookahead = lookahead
         self.sigma = sigma
         self.cropFraction = cropFraction
+        self.allowsRotation = allowsRotation
         weights = (0...lookahead).map { d in exp(-Double(d * d) / (2 * sigma * sigma)) }
     }
 
@@ -171,7 +180,7 @@ public struct CameraPathSmoother: Sendable {
         let det = s0 * s2 - s1 * s1
         let smooth = det > 1e-9 * s0 * s0 ? (s2 * sy - s1 * sty) / det : sy / s0
         let full = transform(smooth).after(transform(raw).inverse)
-        return SIMD4(full.dx, full.dy, full.rotation, log(full.scale))
+        return SIMD4(full.dx, full.dy, allowsRotation ? full.rotation : 0, log(full.scale))
     }
 
     /// The correction `parameters · fraction` for frame `t`.

@@ -13,6 +13,9 @@ import Foundation
 public struct StabilizationWarp: Sendable {
     /// Where output images come from.
     public let pool: ImagePool
+    /// Largest difference, in disparity pixels, between the four samples around a disparity
+    /// lookup that is still interpolated; larger differences are a depth edge (nearest sample).
+    public var disparityEdgeThreshold: Float = 4
 
     /// A warp drawing its output buffers from `pool`.
     public init(pool: ImagePool = ImagePool(limit: 8)) {
@@ -25,16 +28,26 @@ public struct StabilizationWarp: Sendable {
         try warp(image, correction, frameWidth: image.width, frameHeight: image.height, valueScale: 1)
     }
 
+    /// Detections moved with their frame (see ``StabilizationCorrection/outputDetections(_:width:height:)``).
+    public func apply(_ correction: StabilizationCorrection, to detections: Detections, width: Int, height: Int)
+        -> Detections
+    {
+        correction.outputDetections(detections, width: width, height: height)
+    }
+
     /// The disparity map moved with its video frame: values (float32) and confidence (gray8)
     /// resampled through the same correction — at the map's own resolution, since the map
     /// covers the whole reference view — and the disparities multiplied by the correction's
     /// overall scale (stabilizing scale × zoom), so they stay in output pixels of the reference
-    /// view. Bilinear: an invalid (non-finite) sample invalidates the output samples next to it.
+    /// view. Edge-safe: between four neighbours that agree within ``disparityEdgeThreshold`` the
+    /// value is interpolated bilinearly; across a depth edge or next to an invalid (non-finite)
+    /// sample the nearest sample is taken as is, so every output value is one the map could hold
+    /// — never a disparity halfway between a face and the wall behind it.
     public func apply(_ correction: StabilizationCorrection, to map: DisparityMap) throws -> DisparityMap {
         let scale = Float(correction.outputFromSource.scale)
         let values = try warp(
             map.values, correction, frameWidth: map.referenceWidth,
-            frameHeight: map.referenceHeight, valueScale: scale)
+            frameHeight: map.referenceHeight, valueScale: scale, edgeThreshold: disparityEdgeThreshold)
         let confidence = try map.confidence.map {
             try warp($0, correction, frameWidth: map.referenceWidth, frameHeight: map.referenceHeight, valueScale: 1)
         }
@@ -46,7 +59,7 @@ public struct StabilizationWarp: Sendable {
     /// Warps every plane of `image`, which covers a `frameWidth` × `frameHeight` frame.
     private func warp(
         _ image: Image, _ correction: StabilizationCorrection, frameWidth: Int, frameHeight: Int,
-        valueScale: Float
+        valueScale: Float, edgeThreshold: Float = .infinity
     ) throws -> Image {
         guard image.width > 0, image.height > 0, frameWidth > 0, frameHeight > 0 else {
             throw StabilizationError.emptyFrame(width: image.width, height: image.height)
@@ -62,7 +75,8 @@ public struct StabilizationWarp: Sendable {
         let bands = image.width * image.height >= 100_000 ? 2 : 1
         let job = StabilizationWarpJob(
             source: image, output: out, map: correction.sourceFromOutput, planes: image.format.planeCount,
-            bands: bands, frameWidth: Double(frameWidth), frameHeight: Double(frameHeight), valueScale: valueScale)
+            bands: bands, frameWidth: Double(frameWidth), frameHeight: Double(frameHeight), valueScale: valueScale,
+            edgeThreshold: edgeThreshold)
         DispatchQueue.concurrentPerform(iterations: bands) { band in job.run(band: band) }
         return out
     }
@@ -80,6 +94,8 @@ struct StabilizationWarpJob: Sendable {
     let frameHeight: Double
     /// Factor applied to float32 sample values.
     let valueScale: Float
+    /// Float32 neighbourhoods spanning more than this take the nearest sample.
+    let edgeThreshold: Float
 
     func run(band: Int) {
         for p in 0..<planes {
@@ -89,7 +105,8 @@ struct StabilizationWarpJob: Sendable {
             if src.bytesPerSample == 4 {
                 StabilizationWarpJob.warpFloat(
                     src, into: dst, rows: rows, map: map, ratio: ratio,
-                    frameWidth: frameWidth, frameHeight: frameHeight, valueScale: valueScale)
+                    frameWidth: frameWidth, frameHeight: frameHeight, valueScale: valueScale,
+                    edgeThreshold: edgeThreshold)
             } else {
                 StabilizationWarpJob.warp(
                     src, into: dst, rows: rows, map: map, ratio: ratio,
@@ -101,8 +118,8 @@ struct StabilizationWarpJob: Sendable {
     /// Warps rows `rows` of one plane whose samples are `ratio` × the frame's resolution.
     ///
     /// Cost model, per output sample: two integer adds to step the 16.16 fixed-point source
-    /// position, two clamps, four byte loads, three integer lerps (6 multiplies) and one store —
-    /// ≈ 20 integer ops and 5 bytes touched; the source rows read are the ones the output rows
+    /// position, four byte loads, three integer lerps (3 multiplies) and one store — ≈ 16 integer
+    /// ops and 5 bytes touched (clamps only in the few columns whose source lies at the border); the source rows read are the ones the output rows
     /// cover, so a 1080p I420 frame (3.1 M samples) is ≈ 60 M ops, split over both cores.
     static func warp(
         _ src: Plane, into dst: Plane, rows: Range<Int>, map: SimilarityTransform,
@@ -126,35 +143,67 @@ struct StabilizationWarpJob: Sendable {
             let qy = (Double(v) + 0.5) / ratio - hh
             let qx = 0.5 / ratio - hw
             let start = map.apply(x: qx, y: qy)
-            var fx = Int((((start.x + hw) * ratio - 0.5) * one).rounded())
-            var fy = Int((((start.y + hh) * ratio - 0.5) * one).rounded())
+            let fx = Int((((start.x + hw) * ratio - 0.5) * one).rounded())
+            let fy = Int((((start.y + hh) * ratio - 0.5) * one).rounded())
             let out = dst.row(v, as: UInt8.self)
             let base = src.base.assumingMemoryBound(to: UInt8.self)
             let stride = src.stride
-            for u in 0..<dst.width {
-                let cx = min(max(fx, 0), maxX), cy = min(max(fy, 0), maxY)
+            // Columns whose source position needs no clamping: the crop constraint makes that all
+            // or nearly all of them, and their loop has no clamps.
+            var lo = 0, hi = dst.width
+            @inline(__always) func narrow(_ f: Int, _ step: Int, _ limit: Int) {
+                if step > 0 {
+                    lo = max(lo, f >= 0 ? 0 : (-f + step - 1) / step)
+                    hi = min(hi, f > limit ? 0 : (limit - f) / step + 1)
+                } else if step < 0 {
+                    lo = max(lo, f <= limit ? 0 : (f - limit - step - 1) / -step)
+                    hi = min(hi, f < 0 ? 0 : f / -step + 1)
+                } else if f < 0 || f > limit {
+                    hi = 0
+                }
+            }
+            narrow(fx, stepX, maxX)
+            narrow(fy, stepY, maxY)
+            lo = min(lo, dst.width)
+            if hi < lo { hi = lo }
+            @inline(__always) func clamped(_ u: Int) {
+                let cx = min(max(fx + u * stepX, 0), maxX), cy = min(max(fy + u * stepY, 0), maxY)
                 let x0 = cx >> 16, y0 = cy >> 16
                 let wx = (cx >> 8) & 0xFF, wy = (cy >> 8) & 0xFF
                 let r0 = base + y0 * stride + x0, r1 = r0 + stride
                 let top = Int(r0[0]) << 8 + (Int(r0[1]) - Int(r0[0])) * wx
                 let bottom = Int(r1[0]) << 8 + (Int(r1[1]) - Int(r1[0])) * wx
-                let value = (top << 8 + (bottom - top) * wy + 32768) >> 16
-                out[u] = UInt8(truncatingIfNeeded: value)
-                fx += stepX
-                fy += stepY
+                out[u] = UInt8(truncatingIfNeeded: (top << 8 + (bottom - top) * wy + 32768) >> 16)
             }
+            for u in 0..<lo { clamped(u) }
+            if lo < hi {
+                var px = fx + lo * stepX, py = fy + lo * stepY
+                for u in lo..<hi {
+                    let x0 = px >> 16, y0 = py >> 16
+                    let wx = (px >> 8) & 0xFF, wy = (py >> 8) & 0xFF
+                    let r0 = base + y0 * stride + x0, r1 = r0 + stride
+                    let a = Int(r0[0]), b = Int(r0[1]), c = Int(r1[0]), d = Int(r1[1])
+                    let top = a << 8 + (b - a) * wx
+                    let bottom = c << 8 + (d - c) * wx
+                    out[u] = UInt8(truncatingIfNeeded: (top << 8 + (bottom - top) * wy + 32768) >> 16)
+                    px += stepX
+                    py += stepY
+                }
+            }
+            for u in hi..<dst.width { clamped(u) }
         }
     }
 
     /// The float32 version of ``warp(_:into:rows:map:ratio:frameWidth:frameHeight:)`` for
-    /// disparity maps, values multiplied by `valueScale`.
+    /// disparity maps, values multiplied by `valueScale`: bilinear where the four neighbours are
+    /// finite and span at most `edgeThreshold`, else the nearest sample.
     ///
     /// Cost model, per output sample: two Double adds to step the position, two clamps, four
-    /// float loads, three lerps and one multiply — ≈ 15 flops and 20 bytes touched; maps are
-    /// usually a quarter of the frame's samples or fewer.
+    /// float loads, a min/max of four, three lerps and one multiply — ≈ 20 flops and 20 bytes
+    /// touched; maps are usually a quarter of the frame's samples or fewer.
     static func warpFloat(
         _ src: Plane, into dst: Plane, rows: Range<Int>, map: SimilarityTransform,
-        ratio: Double, frameWidth: Double, frameHeight: Double, valueScale: Float
+        ratio: Double, frameWidth: Double, frameHeight: Double, valueScale: Float, edgeThreshold: Float
     ) {
         let sw = src.width, sh = src.height
         let base = src.base.assumingMemoryBound(to: Float.self)
@@ -171,9 +220,17 @@ struct StabilizationWarpJob: Sendable {
                 let x1 = min(x0 + 1, sw - 1), y1 = min(y0 + 1, sh - 1)
                 let wx = Float(cx - Double(x0)), wy = Float(cy - Double(y0))
                 let r0 = base + y0 * stride, r1 = base + y1 * stride
-                let top = r0[x0] + (r0[x1] - r0[x0]) * wx
-                let bottom = r1[x0] + (r1[x1] - r1[x0]) * wx
-                out[u] = (top + (bottom - top) * wy) * valueScale
+                let a = r0[x0], b = r0[x1], c = r1[x0], d = r1[x1]
+                let hi = max(max(a, b), max(c, d)), lo = min(min(a, b), min(c, d))
+                // hi − lo is NaN or ∞ when a sample is invalid: the comparison fails, nearest wins.
+                if hi - lo <= edgeThreshold {
+                    let top = a + (b - a) * wx
+                    let bottom = c + (d - c) * wx
+                    out[u] = (top + (bottom - top) * wy) * valueScale
+                } else {
+                    let near = wy < 0.5 ? (wx < 0.5 ? a : b) : (wx < 0.5 ? c : d)
+                    out[u] = near * valueScale
+                }
                 fx += map.a
                 fy += map.b
             }

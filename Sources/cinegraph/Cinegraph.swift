@@ -1,5 +1,6 @@
 // The `cinegraph` command-line tool: run, validate and inspect graphs.
 import ArgumentParser
+import CineViewfinder
 import Logging
 
 @main
@@ -9,7 +10,14 @@ struct Cinegraph: ParsableCommand {
         abstract: "Cinematic-mode video for Linux cameras: run declarative processing graphs.",
         discussion: "Start with `cinegraph run` (a synthetic stereo camera recorded to a movie) or `cinegraph nodes`.",
         version: "0.1.0",
-        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self, StabilizeCommand.self,
+                      ControlCommand.self])
+
+    /// Installs the web viewfinder's server (kind `viewfinder`) before any graph loads, then runs.
+    static func main() {
+        ViewfinderServer.install()
+        main(nil)
+    }
 }
 
 /// Options shared by the subcommands.

@@ -80,35 +80,12 @@ struct RenderCommand: ParsableCommand {
         let config = "graph: render\nnodes:\n" + nodes.joined(separator: "\n") + "\n"
         // The frame count, for the progress bar (the metadata track alone is quick to read).
         let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count
-        let graph: Graph
-        do {
-            graph = try Graph.parse(config, file: "<render>", registry: .standard(), preflight: true)
-        } catch {
-            printError("\(error)")
-            throw ExitCode(1)
-        }
-        var options = RunOptions()
-        options.logger = logger
-        let runner = GraphRunner(graph: graph, options: options)
-        runner.subscribe { printError($0.description) }
-        let signals = SignalHandler(runner: runner)
-        signals.install()
-        let started = Date()
-        runner.start()
-        let status = StatusLine(runner: runner, interactive: isatty(STDERR_FILENO) != 0, quiet: quiet,
-                                progress: totalFrames.map { (node: "movie", total: $0) })
-        while !runner.isFinished {
-            Thread.sleep(forTimeInterval: 0.1)
-            status.tick()
-        }
-        let summary = runner.wait()
-        status.clear()
-        printError(SummaryTable.render(summary, graph: graph))
-        if !summary.failures.isEmpty { throw ExitCode(1) }
-        let frames = summary.nodes.first { $0.name == "movie" }?.processed ?? 0
-        let seconds = Date().timeIntervalSince(started)
-        printError(String(format: "rendered %d frames in %.1f s (%.2f× real time at %g fps) → %@", frames, seconds,
-                          Double(frames) / header.fps / max(seconds, 1e-6), header.fps, output))
-        if signals.aborted { throw ExitCode(130) }
+        let run = try ToolGraph.run(config, name: "render", logger: logger, quiet: quiet,
+                                    progress: totalFrames.map { (node: "movie", total: $0) })
+        printError(SummaryTable.render(run.summary, graph: run.graph))
+        let frames = run.frames(of: "movie")
+        printError(String(format: "rendered %d frames in %.1f s (%.2f× real time at %g fps) → %@", frames, run.seconds,
+                          Double(frames) / header.fps / max(run.seconds, 1e-6), header.fps, output))
+        if run.aborted { throw ExitCode(130) }
     }
 }

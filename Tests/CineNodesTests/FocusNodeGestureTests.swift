@@ -169,7 +169,7 @@ private let person: Detections = [
         let graph = try Graph.parse(
             """
             nodes:
-              camera: { kind: synthetic, size: 320x180, live: true, duration: 6s, fps: 15, subjects: 2, light-drop-at: 2s, light-drop-for: 2s, light-drop-level: 0.05 }
+              camera: { kind: synthetic, size: 320x180, live: true, duration: 8s, fps: 15, subjects: 2, light-drop-at: 2s, light-drop-for: 2s, light-drop-level: 0.05 }
               focus: { kind: focus, detections: camera.detections, disparity: camera.disparity, video: camera.left }
               meta: { kind: metadata, detections: focus.detections, focus: focus.focus, path: "\(path)" }
             """, registry: .standard())

@@ -1,0 +1,398 @@
+// ControlAPI: the JSON control API — focus, aperture, stills, recording, state, and generic
+// node commands and parameters — checked field by field before anything reaches the graph.
+import CineGraph
+import CineMedia
+import CineNodes
+import Dispatch
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import Synchronization
+
+/// Turns HTTP requests into control messages for the graph's nodes (docs/control.md).
+struct ControlAPI: Sendable {
+    let settings: ViewfinderSettings
+    /// Largest request body accepted.
+    static let bodyLimit = 16 * 1024
+    /// How long a node has to answer.
+    static let replyTimeout = 5.0
+
+    private var graph: GraphControl { settings.graph }
+
+    func addRoutes(_ router: Router<BasicWebSocketRequestContext>, server: ViewfinderServer) {
+        let api = self
+        router.get("/api/state") { [weak server] _, _ in
+            guard let server else { throw APIError(.serviceUnavailable, "the viewfinder is stopping") }
+            return JSONResponse.make(await api.state(server))
+        }
+        router.get("/api/nodes") { _, _ in JSONResponse.make(api.nodeList()) }
+        router.post("/api/focus") { request, _ in
+            let body = try await Self.body(request, allowed: ["id", "strong", "point"])
+            if let point = try Self.point(body, required: false) {
+                if body["id"] != nil { throw APIError.badRequest("give either id or point, not both") }
+                if body["strong"] != nil {
+                    throw APIError.badRequest("strong goes with id (a point gives weak tracking focus)")
+                }
+                return try await api.toFocus("tap", ["point": point])
+            }
+            guard let id = try Self.integer(body, "id", in: 0...Int(Int32.max)) else {
+                throw APIError.badRequest("give id (a detection id) or point [x, y]")
+            }
+            var args = ["id": String(id)]
+            if try Self.bool(body, "strong") == true { args["strong"] = "true" }
+            return try await api.toFocus("focus", args)
+        }
+        for gesture in ["tap", "press"] {
+            router.post("/api/\(gesture)") { request, _ in
+                let body = try await Self.body(request, allowed: ["point"])
+                return try await api.toFocus(gesture, ["point": try Self.point(body, required: true)!])
+            }
+        }
+        router.post("/api/fixed") { request, _ in
+            let body = try await Self.body(request, allowed: ["point", "strong"])
+            var args = ["point": try Self.point(body, required: true)!]
+            if try Self.bool(body, "strong") == true { args["strong"] = "true" }
+            return try await api.toFocus("fixed", args)
+        }
+        router.post("/api/auto") { request, _ in
+            _ = try await Self.body(request, allowed: [])
+            return try await api.toFocus("auto", [:])
+        }
+        router.post("/api/aperture") { request, _ in
+            let body = try await Self.body(request, allowed: ["value"])
+            let range = api.settings.apertureRange
+            guard let value = try Self.number(body, "value") else {
+                throw APIError.badRequest("give value (an f-number)")
+            }
+            guard range.contains(value) else {
+                throw APIError.badRequest("value \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
+            }
+            return try await api.setAperture(value)
+        }
+        router.post("/api/still") { request, _ in
+            _ = try await Self.body(request, allowed: [])
+            guard let node = api.graph.nodes(ofKind: "still").first else {
+                throw APIError(.conflict, "this graph has no still node (add a node of kind still)")
+            }
+            return try await api.command(NodeCommand("still"), to: node)
+        }
+        router.post("/api/record") { request, _ in
+            let body = try await Self.body(request, allowed: ["action"])
+            guard let action = try Self.string(body, "action"), ["start", "stop"].contains(action) else {
+                throw APIError.badRequest("give action: \"start\" or \"stop\"")
+            }
+            let recorders = api.nodes(withCommand: "record")
+            guard !recorders.isEmpty else {
+                throw APIError(.conflict, "this graph has no recorder (no node accepts the command 'record')")
+            }
+            var replies: [[String: String]] = []
+            for node in recorders {
+                let reply = try await api.ask(.command(NodeCommand("record", arguments: ["value": action])), node: node)
+                replies.append(["node": node, "reply": reply])
+            }
+            return JSONResponse.make(["command": "record \(action)", "replies": replies])
+        }
+        router.post("/api/nodes/:name/command") { request, context in
+            let name = try api.node(context.parameters.get("name"))
+            let body = try await Self.body(request, allowed: ["name", "arguments"])
+            guard let command = try Self.string(body, "name") else {
+                throw APIError.badRequest("give name (the command)")
+            }
+            let declared = api.graph.nodes.first { $0.name == name }!.description.commands.map(\.name)
+            guard declared.contains(command) else {
+                throw APIError.badRequest(
+                    "node '\(name)' has no command '\(command)'"
+                        + (declared.isEmpty
+                            ? "; it takes no commands" : "; its commands: \(declared.joined(separator: ", "))"))
+            }
+            return try await api.command(
+                NodeCommand(command, arguments: try Self.arguments(body["arguments"])), to: name)
+        }
+        router.get("/api/nodes/:name/parameters/:parameter") { _, context in
+            let (node, parameter) = try api.parameter(context)
+            if Self.isSecret(parameter.name) {
+                throw APIError(.forbidden, "parameter '\(parameter.name)' is a secret and cannot be read over the API")
+            }
+            let value = try await api.ask(.get(parameter: parameter.name), node: node)
+            return JSONResponse.make(["node": node, "parameter": parameter.name, "value": value])
+        }
+        let set: @Sendable (Request, BasicWebSocketRequestContext) async throws -> Response = { request, context in
+            let (node, parameter) = try api.parameter(context)
+            let body = try await Self.body(request, allowed: ["value"])
+            guard let raw = body["value"] else { throw APIError.badRequest("give value") }
+            let text: String
+            switch raw {
+            case let n as NSNumber where !Self.isBool(n): text = n.stringValue
+            case let n as NSNumber: text = n.boolValue ? "true" : "false"
+            case let s as String where s.count <= 64: text = s
+            default: throw APIError.badRequest("value must be a number, true/false, or short text")
+            }
+            guard Self.isSettable(parameter.typeName) else {
+                throw APIError(
+                    .forbidden,
+                    "parameter '\(parameter.name)' (\(parameter.typeName)) cannot be set over the API: "
+                        + "only numbers, booleans and durations can (text may name files)")
+            }
+            let reply = try await api.ask(.set(parameter: parameter.name, value: text), node: node)
+            return JSONResponse.make(["node": node, "parameter": parameter.name, "value": text, "reply": reply])
+        }
+        router.put("/api/nodes/:name/parameters/:parameter", use: set)
+        router.post("/api/nodes/:name/parameters/:parameter", use: set)
+    }
+
+    /// Whether a parameter holds a secret (a token, a password, a key): never shown or returned.
+    static func isSecret(_ name: String) -> Bool {
+        ["token", "password", "secret", "key"].contains { name == $0 || name.hasSuffix("-" + $0) }
+    }
+
+    /// Whether the API may set a parameter of this type: numbers, booleans, durations and
+    /// choices; never text (a path, a device, a pipeline) or lists.
+    static func isSettable(_ typeName: String) -> Bool {
+        ["number", "integer", "boolean", "duration"].contains(typeName) || typeName.hasPrefix("one of ")
+    }
+
+    // MARK: - Sending
+
+    /// The focus node gestures go to.
+    func focusNode() throws -> String {
+        if !settings.focusNode.isEmpty { return settings.focusNode }
+        let all = graph.nodes(ofKind: "focus")
+        guard let first = all.first else { throw APIError(.conflict, "this graph has no focus node (kind focus)") }
+        return first
+    }
+
+    func toFocus(_ name: String, _ arguments: [String: String]) async throws -> Response {
+        try await command(NodeCommand(name, arguments: arguments), to: try focusNode())
+    }
+
+    func setAperture(_ value: Double) async throws -> Response {
+        let text = String(value)
+        if let focus = try? focusNode() {
+            return try await command(NodeCommand("aperture", arguments: ["value": text]), to: focus)
+        }
+        guard let node = graph.nodes.first(where: { $0.description.parameters.contains { $0.name == "aperture" } })
+        else {
+            throw APIError(.conflict, "this graph has no node with an aperture (focus or bokeh)")
+        }
+        let reply = try await ask(.set(parameter: "aperture", value: text), node: node.name)
+        return JSONResponse.make(["node": node.name, "command": "aperture=\(text)", "reply": reply])
+    }
+
+    func command(_ command: NodeCommand, to node: String) async throws -> Response {
+        let reply = try await ask(.command(command), node: node)
+        let text = ([command.name] + command.arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+            .joined(separator: " ")
+        return JSONResponse.make(["node": node, "command": text, "reply": reply])
+    }
+
+    /// Sends `message` and waits up to ``replyTimeout`` for the node's answer. A node's refusal
+    /// is a 422 with its words; a node that does not answer in time, a 504.
+    func ask(_ message: ControlMessage, node: String) async throws -> String {
+        let result: Result<String, any Error> = await withCheckedContinuation { c in
+            let box = OnceBox()
+            graph.send(message, to: node) { r in if box.claim() { c.resume(returning: r) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.replyTimeout) {
+                if box.claim() {
+                    c.resume(
+                        returning: .failure(
+                            APIError(.gatewayTimeout, "node '\(node)' did not answer within \(Self.replyTimeout) s")))
+                }
+            }
+        }
+        switch result {
+        case .success(let reply): return reply
+        case .failure(let e as APIError): throw e
+        case .failure(let e as ControlError):
+            // The runtime refuses a parameter value (type, range) or a node that has finished.
+            throw APIError(e.description.hasSuffix("has finished") ? .conflict : .badRequest, e.description)
+        case .failure(let e): throw APIError(.unprocessableContent, "\(e)")  // the node's own words, naming the command
+        }
+    }
+
+    // MARK: - Reading the graph
+
+    func nodes(withCommand name: String) -> [String] {
+        graph.nodes.filter { $0.description.commands.contains { $0.name == name } }.map(\.name)
+    }
+
+    func node(_ name: String?) throws -> String {
+        guard let name, graph.nodes.contains(where: { $0.name == name }) else {
+            let near = name.flatMap { closestMatch(to: $0, in: graph.nodes.map(\.name)) }
+            throw APIError(.notFound, "no node named '\(name ?? "")'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
+        }
+        return name
+    }
+
+    func parameter(_ context: BasicWebSocketRequestContext) throws -> (String, ParameterDescription) {
+        let node = try node(context.parameters.get("name"))
+        let name = context.parameters.get("parameter") ?? ""
+        let declared = graph.nodes.first { $0.name == node }!.description.parameters
+        guard let p = declared.first(where: { $0.name == name }) else {
+            let near = closestMatch(to: name, in: declared.map(\.name))
+            throw APIError(
+                .notFound, "node '\(node)' has no parameter '\(name)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
+        }
+        return (node, p)
+    }
+
+    func nodeList() -> [[String: Any]] {
+        graph.nodes.map { n in
+            [
+                "name": n.name, "kind": n.description.kind, "summary": n.description.summary,
+                "commands": n.description.commands.map { ["name": $0.name, "arguments": $0.arguments, "doc": $0.doc] },
+                "parameters": n.description.parameters.map { p -> [String: Any] in
+                    var d: [String: Any] = [
+                        "name": p.name, "type": p.typeName,
+                        "value": Self.isSecret(p.name) ? "(hidden)" : n.parameterTexts[p.name] ?? p.defaultText,
+                        "settable": Self.isSettable(p.typeName),
+                    ]
+                    if let r = p.rangeText { d["range"] = r }
+                    return d
+                },
+            ]
+        }
+    }
+
+    func state(_ server: ViewfinderServer) async -> [String: Any] {
+        var out: [String: Any] = ["url": server.url, "node": settings.nodeName, "scene": server.live.scene]
+        if let f = server.live.frame {
+            let size = JPEGEncoder.outputSize(of: f.image, maxWidth: settings.width)
+            let meta = FrameMetadata(type: "state", frame: f, size: size).json()
+            out["frame"] = (try? JSONSerialization.jsonObject(with: Data(meta.utf8))) ?? [:]
+        }
+        let focus = try? focusNode()
+        var aperture: [String: Any] = [
+            "min": settings.apertureRange.lowerBound, "max": settings.apertureRange.upperBound,
+        ]
+        if let focus {
+            aperture["node"] = focus
+            if let v = try? await ask(.get(parameter: "aperture"), node: focus), let d = Double(v) {
+                aperture["value"] = d
+            }
+        }
+        out["aperture"] = aperture
+        out["capabilities"] =
+            [
+                "focus": focus ?? NSNull(), "still": graph.nodes(ofKind: "still").first ?? NSNull(),
+                "record": nodes(withCommand: "record"),
+                "tap": focus.map { f in
+                    graph.nodes.first { $0.name == f }?.description.commands.contains { $0.name == "tap" } ?? false
+                } ?? false,
+            ] as [String: Any]
+        out["recording"] = server.live.isRecording
+        out["stats"] = server.liveStatistics()
+        return out
+    }
+
+    // MARK: - Reading requests
+
+    /// The JSON object in the request body (empty body = `{}`), refusing unknown fields.
+    static func body(_ request: Request, allowed: Set<String>) async throws -> [String: Any] {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
+            throw APIError(.contentTooLarge, "the body is \(length) bytes; the limit is \(bodyLimit)")
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: bodyLimit) } catch {
+            throw APIError(.contentTooLarge, "the body is larger than \(bodyLimit) bytes")
+        }
+        if buffer.readableBytes == 0 { return [:] }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) } catch {
+            throw APIError.badRequest("the body is not valid JSON")
+        }
+        guard let dict = object as? [String: Any] else { throw APIError.badRequest("the body must be a JSON object") }
+        let unknown = Set(dict.keys).subtracting(allowed).sorted()
+        if let first = unknown.first {
+            throw APIError.badRequest(
+                "unknown field '\(first)'"
+                    + (allowed.isEmpty
+                        ? "; this request takes no fields" : "; expected \(allowed.sorted().joined(separator: ", "))"))
+        }
+        return dict
+    }
+
+    /// Whether JSON gave `true`/`false` (an NSNumber of C type `char`), not a number.
+    static func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
+
+    static func number(_ body: [String: Any], _ key: String) throws -> Double? {
+        guard let v = body[key] else { return nil }
+        guard let n = v as? NSNumber, !isBool(n), n.doubleValue.isFinite else {
+            throw APIError.badRequest("\(key) must be a number")
+        }
+        return n.doubleValue
+    }
+
+    static func integer(_ body: [String: Any], _ key: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let d = try number(body, key) else { return nil }
+        guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            throw APIError.badRequest("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return Int(d)
+    }
+
+    static func bool(_ body: [String: Any], _ key: String) throws -> Bool? {
+        guard let v = body[key] else { return nil }
+        guard let n = v as? NSNumber, isBool(n) else { throw APIError.badRequest("\(key) must be true or false") }
+        return n.boolValue
+    }
+
+    static func string(_ body: [String: Any], _ key: String) throws -> String? {
+        guard let v = body[key] else { return nil }
+        guard let s = v as? String else { throw APIError.badRequest("\(key) must be a string") }
+        return s
+    }
+
+    /// `point: [x, y]` with both in 0…1, as the text `x,y` the focus node takes.
+    static func point(_ body: [String: Any], required: Bool) throws -> String? {
+        guard let v = body["point"] else {
+            if required { throw APIError.badRequest("give point: [x, y] (normalised 0...1, origin top left)") }
+            return nil
+        }
+        guard let a = v as? [Any], a.count == 2, let x = a[0] as? NSNumber, let y = a[1] as? NSNumber,
+            !isBool(x), !isBool(y)
+        else {
+            throw APIError.badRequest("point must be [x, y], two numbers")
+        }
+        let px = x.doubleValue, py = y.doubleValue
+        guard (0...1).contains(px), (0...1).contains(py) else {
+            throw APIError.badRequest("point [\(px), \(py)] is outside 0...1 (normalised, origin top left)")
+        }
+        return "\(px),\(py)"
+    }
+
+    /// A command's arguments: an object of short values (text, number or boolean), keys like
+    /// `id` or `point`. Values never name files: no `/`, no spaces.
+    static func arguments(_ value: Any?) throws -> [String: String] {
+        guard let value else { return [:] }
+        guard let dict = value as? [String: Any] else { throw APIError.badRequest("arguments must be a JSON object") }
+        guard dict.count <= 16 else { throw APIError.badRequest("at most 16 arguments") }
+        var out: [String: String] = [:]
+        for (k, v) in dict {
+            guard (1...32).contains(k.count), k.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            else {
+                throw APIError.badRequest("argument name '\(k.prefix(40))' must be 1-32 letters, digits or '-'")
+            }
+            let text: String
+            switch v {
+            case let n as NSNumber where isBool(n): text = n.boolValue ? "true" : "false"
+            case let n as NSNumber: text = n.stringValue
+            case let s as String: text = s
+            default: throw APIError.badRequest("argument '\(k)' must be text, a number or true/false")
+            }
+            guard text.count <= 128, !text.contains("/"), !text.contains(where: { $0.isWhitespace || $0.isNewline })
+            else {
+                throw APIError.badRequest("argument '\(k)' must be at most 128 characters without '/' or spaces")
+            }
+            out[k] = text
+        }
+        return out
+    }
+}
+
+/// A flag claimed once, from whichever thread gets there first.
+private final class OnceBox: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func claim() -> Bool { !flag.exchange(true, ordering: .acquiringAndReleasing) }
+}

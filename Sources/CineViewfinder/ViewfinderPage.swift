@@ -1,0 +1,264 @@
+// ViewfinderPage: the single self-contained page (HTML, CSS, JavaScript as a Swift string; no
+// build step, nothing fetched from the internet) — preview, rectangles, gestures, aperture,
+// banner, still/record buttons and statistics.
+import Foundation
+import Hummingbird
+
+/// The viewfinder page.
+enum ViewfinderPage {
+    /// The page, with a fresh nonce for its inline script and style (Content-Security-Policy).
+    static func response(hasToken: Bool) -> Response {
+        let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] =
+            "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; "
+            + "img-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        let html = template.replacingOccurrences(of: "NONCE", with: nonce)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static let template = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
+        <title>cinegraph viewfinder</title>
+        <style nonce="NONCE">
+          :root { color-scheme: dark; --yellow: #ffd60a; }
+          * { box-sizing: border-box; }
+          body { margin: 0; background: #000; color: #eee; font: 14px/1.4 system-ui, sans-serif; }
+          #stage { position: relative; width: 100%; max-width: 100vh; margin: 0 auto; max-width: min(100%, calc((100vh - 120px) * 16 / 9)); }
+          #frame { display: block; width: 100%; height: auto; min-height: 120px; background: #111; }
+          #overlay { position: absolute; left: 0; top: 0; width: 100%; height: 100%; touch-action: none; cursor: crosshair; }
+          #banner { position: absolute; top: 12px; left: 50%; transform: translateX(-50%); background: rgba(0,0,0,.72);
+                    color: var(--yellow); padding: 6px 14px; border-radius: 14px; font-weight: 600; display: none; }
+          #banner.on { display: block; }
+          #waiting { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; color: #888; }
+          #bar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; justify-content: center; padding: 10px; }
+          button { background: #222; color: #eee; border: 1px solid #444; border-radius: 18px; padding: 7px 16px; font: inherit; }
+          button:disabled { opacity: .4; }
+          button.rec { border-color: #d33; }
+          button.rec.on { background: #d33; }
+          #aperture { width: 180px; accent-color: var(--yellow); }
+          #fnumber { min-width: 3.5em; color: var(--yellow); font-variant-numeric: tabular-nums; }
+          #stats { color: #999; font-variant-numeric: tabular-nums; text-align: center; font-size: 12px; }
+          #toast { position: fixed; bottom: 14px; left: 50%; transform: translateX(-50%); background: #333; padding: 6px 14px;
+                   border-radius: 8px; opacity: 0; transition: opacity .3s; max-width: 90%; }
+          #toast.on { opacity: .95; }
+          #toast.error { background: #822; }
+        </style>
+        </head>
+        <body>
+        <div id="stage">
+          <img id="frame" alt="live preview">
+          <canvas id="overlay"></canvas>
+          <div id="waiting">waiting for frames…</div>
+          <div id="banner">Not enough light</div>
+        </div>
+        <div id="bar">
+          <button id="auto" title="Remove your focus decisions">Auto</button>
+          <label>ƒ <input id="aperture" type="range" min="1.4" max="16" step="0.1" value="4.5"></label>
+          <span id="fnumber">f/–</span>
+          <button id="still" title="Capture a still">Still</button>
+          <button id="record" class="rec" title="Start or stop recording">Record</button>
+        </div>
+        <div id="stats">connecting…</div>
+        <div id="toast"></div>
+        <script nonce="NONCE">
+        "use strict";
+        const token = new URLSearchParams(location.search).get("token") || "";
+        const query = token ? "?token=" + encodeURIComponent(token) : "";
+        const wsBase = (location.protocol === "https:" ? "wss://" : "ws://") + location.host;
+        const $ = (id) => document.getElementById(id);
+        const img = $("frame"), canvas = $("overlay"), ctx2d = canvas.getContext("2d");
+        // State the tests (and the curious) can read: window.cinegraph.
+        const cg = window.cinegraph = { frames: 0, header: null, metadata: null, metadataCount: 0, scene: [], stats: null,
+                                        events: [], replies: [], errors: [], gestures: [], state: null };
+        let recording = false, dragging = false, toastTimer = 0;
+
+        function toast(text, error) {
+          const t = $("toast");
+          t.textContent = text;
+          t.className = "on" + (error ? " error" : "");
+          clearTimeout(toastTimer);
+          toastTimer = setTimeout(() => { t.className = ""; }, 2500);
+        }
+
+        async function api(path, body) {
+          const headers = { "Content-Type": "application/json" };
+          if (token) headers["Authorization"] = "Bearer " + token;
+          const init = body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) };
+          const response = await fetch(path, init);
+          const json = await response.json().catch(() => ({}));
+          if (!response.ok) {
+            cg.errors.push({ path, status: response.status, error: json.error });
+            toast(json.error || ("error " + response.status), true);
+            throw new Error(json.error || response.status);
+          }
+          if (json.reply !== undefined) { cg.replies.push({ path, reply: json.reply }); toast(json.reply); }
+          return json;
+        }
+
+        // ---- preview: one frame per "next", so frames come at the display's pace ----
+        function connectVideo() {
+          const ws = new WebSocket(wsBase + "/ws/video" + query);
+          ws.binaryType = "blob";
+          let header = null, shown = null;
+          ws.onopen = () => ws.send("next");
+          ws.onmessage = (m) => {
+            if (typeof m.data === "string") { header = JSON.parse(m.data); return; }
+            const url = URL.createObjectURL(m.data), h = header;
+            img.onload = () => {
+              if (shown) URL.revokeObjectURL(shown);
+              shown = url;
+              cg.frames += 1;
+              cg.header = h;
+              $("waiting").style.display = "none";
+              draw(h);
+              if (h && h.scene) { frameScene = h.scene; showScene(); }
+              if (h && h.focus && h.focus.fNumber && !dragging) showFNumber(h.focus.fNumber);
+              requestAnimationFrame(() => { if (ws.readyState === 1) ws.send("next"); });
+            };
+            img.onerror = () => { if (ws.readyState === 1) ws.send("next"); };
+            img.src = url;
+          };
+          ws.onclose = () => setTimeout(connectVideo, 1000);
+        }
+
+        // ---- rectangles: solid yellow = strong, dashed yellow = weak, white = none ----
+        function draw(h) {
+          const w = canvas.clientWidth, hh = canvas.clientHeight, dpr = window.devicePixelRatio || 1;
+          if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(hh * dpr)) {
+            canvas.width = Math.round(w * dpr); canvas.height = Math.round(hh * dpr);
+          }
+          ctx2d.setTransform(dpr, 0, 0, dpr, 0, 0);
+          ctx2d.clearRect(0, 0, w, hh);
+          if (!h || !h.detections) return;
+          for (const d of h.detections) {
+            const b = d.bounds, x = b.x * w, y = b.y * hh, bw = b.width * w, bh = b.height * hh;
+            ctx2d.lineWidth = d.focusMode === "none" ? 2 : 3;
+            ctx2d.strokeStyle = d.focusMode === "none" ? "#ffffff" : "#ffd60a";
+            ctx2d.setLineDash(d.focusMode === "weak" ? [8, 6] : []);
+            ctx2d.strokeRect(x, y, bw, bh);
+          }
+        }
+
+        // ---- gestures: tap, and long press (0.3 s) ----
+        let press = null;
+        function point(e) {
+          const r = canvas.getBoundingClientRect();
+          const x = Math.min(1, Math.max(0, (e.clientX - r.left) / r.width));
+          const y = Math.min(1, Math.max(0, (e.clientY - r.top) / r.height));
+          return [Math.round(x * 10000) / 10000, Math.round(y * 10000) / 10000];
+        }
+        canvas.addEventListener("pointerdown", (e) => {
+          e.preventDefault();
+          const p = point(e), start = { x: e.clientX, y: e.clientY };
+          press = { p, start, fired: false, timer: setTimeout(() => {
+            if (!press) return;
+            press.fired = true;
+            gesture("press", press.p);
+          }, 300) };
+        });
+        canvas.addEventListener("pointermove", (e) => {
+          if (press && Math.hypot(e.clientX - press.start.x, e.clientY - press.start.y) > 12) {
+            clearTimeout(press.timer); press = null;
+          }
+        });
+        canvas.addEventListener("pointerup", (e) => {
+          if (!press) return;
+          clearTimeout(press.timer);
+          if (!press.fired) gesture("tap", press.p);
+          press = null;
+        });
+        canvas.addEventListener("pointercancel", () => { if (press) clearTimeout(press.timer); press = null; });
+        canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+        function gesture(kind, p) {
+          cg.gestures.push({ kind, point: p });
+          api("/api/" + kind, { point: p }).catch(() => {});
+        }
+
+        // ---- aperture, buttons, banner, statistics ----
+        const slider = $("aperture");
+        function showFNumber(f) { $("fnumber").textContent = "f/" + Number(f).toFixed(1); slider.value = f; }
+        slider.addEventListener("input", () => { dragging = true; $("fnumber").textContent = "f/" + Number(slider.value).toFixed(1); });
+        slider.addEventListener("change", () => {
+          dragging = false;
+          api("/api/aperture", { value: Number(slider.value) }).catch(() => {});
+        });
+        $("auto").onclick = () => api("/api/auto", {}).catch(() => {});
+        $("still").onclick = () => api("/api/still", {}).catch(() => {});
+        function showRecording(on) {
+          recording = on;
+          $("record").classList.toggle("on", on);
+          $("record").textContent = on ? "Stop" : "Record";
+        }
+        $("record").onclick = () => {
+          api("/api/record", { action: recording ? "stop" : "start" }).then(() => showRecording(!recording)).catch(() => {});
+        };
+        // Scene statuses come with the frames (the focus state) and as events; either may warn.
+        let frameScene = [], eventScene = [];
+        function showScene() {
+          cg.scene = frameScene.concat(eventScene.filter((s) => !frameScene.includes(s)));
+          $("banner").classList.toggle("on", cg.scene.includes("notEnoughLight"));
+        }
+        function showStats(s) {
+          cg.stats = s;
+          const parts = [];
+          if (s.fps !== undefined) parts.push(s.fps.toFixed(1) + " fps");
+          if (s.drops !== undefined) parts.push(s.drops + " dropped");
+          if (s.latencyMs !== undefined) parts.push("latency " + Math.round(s.latencyMs) + " ms");
+          parts.push(s.viewers + (s.viewers === 1 ? " viewer" : " viewers"));
+          $("stats").textContent = parts.join(" · ");
+        }
+
+        function connectEvents() {
+          const ws = new WebSocket(wsBase + "/ws/events" + query);
+          ws.onmessage = (m) => {
+            const msg = JSON.parse(m.data);
+            if (msg.type === "metadata") { cg.metadata = msg; cg.metadataCount += 1; }
+            else if (msg.type === "scene") { eventScene = msg.statuses; showScene(); }
+            else if (msg.type === "stats") showStats(msg);
+            else if (msg.type === "event") {
+              cg.events.push(msg);
+              if (cg.events.length > 100) cg.events.shift();
+              if (msg.name === "still-saved") toast("still saved: " + msg.fields.path);
+              if (msg.name === "recording-started") showRecording(true);
+              if (msg.name === "movie-saved") showRecording(false);
+            }
+          };
+          ws.onclose = () => setTimeout(connectEvents, 1000);
+        }
+
+        async function loadState() {
+          try {
+            const s = await api("/api/state");
+            cg.state = s;
+            const a = s.aperture;
+            slider.min = a.min; slider.max = a.max;
+            if (a.value !== undefined) showFNumber(a.value);
+            slider.disabled = !a.node;
+            $("auto").disabled = !s.capabilities.focus;
+            $("still").disabled = !s.capabilities.still;
+            $("record").disabled = s.capabilities.record.length === 0;
+            if ($("record").disabled) $("record").title = "this graph has no recorder";
+            showRecording(!!s.recording);
+            if ($("still").disabled) $("still").title = "this graph has no still node";
+            eventScene = s.scene || [];
+            showScene();
+            if (s.stats) showStats(s.stats);
+          } catch (e) { setTimeout(loadState, 2000); }
+        }
+
+        window.addEventListener("resize", () => draw(cg.header));
+        loadState();
+        connectVideo();
+        connectEvents();
+        </script>
+        </body>
+        </html>
+        """#
+}
