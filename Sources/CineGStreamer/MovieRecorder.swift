@@ -31,6 +31,9 @@ public final class MovieRecorder: @unchecked Sendable {
         /// container) into the recording, from its time 0 — re-rendering keeps the take's sound.
         /// Not live: the video keeps its own timestamps. Exclusive with ``audio``.
         public var audioFile: String? = nil
+        /// Channels recorded from the device: 0 keeps what the encoder negotiates (stereo for most
+        /// microphones), 1, 2, or 4 (an ambisonic or quad microphone, kept as four channels).
+        public var audioChannels: Int = 0
         /// Bits per sample of the encoded video: 8, or 10 where the encoder offers it (x264, x265).
         public var bitDepth: Int = 8
 
@@ -96,13 +99,18 @@ public final class MovieRecorder: @unchecked Sendable {
                 + ["queue", "decodebin", "audioconvert", "audioresample", audioEncoder, "queue", "mux."].joined(separator: " ! ")
         }
         if let audio = options.audio {
+            guard [0, 1, 2, 4].contains(options.audioChannels) else {
+                throw GStreamerError(element: nil, message: "audio channels must be 1, 2 or 4, got \(options.audioChannels)")
+            }
             let audioEncoder = try MovieFormat.audioEncoder(container: container)
+            // Four channels keep their order; the encoders label them quad (mask 0x33) whatever the device said.
+            let channels = options.audioChannels == 0 ? [] : ["audio/x-raw,channels=\(options.audioChannels)"]
+                + (options.audioChannels == 4
+                    ? ["capssetter join=true replace=false caps=\"audio/x-raw,channel-mask=(bitmask)0x33\"", "audioconvert"] : [])
             description +=
                 "  "
-                + [
-                    MovieFormat.audioSourceDescription(audio), "audioconvert", "audioresample",
-                    audioEncoder, "queue", "mux.",
-                ].joined(separator: " ! ")
+                + ([MovieFormat.audioSourceDescription(audio), "audioconvert", "audioresample"] + channels
+                    + [audioEncoder, "queue", "mux."]).joined(separator: " ! ")
         }
         self.path = path
         self.encoder = encoder

@@ -34,6 +34,8 @@ public struct MovieSinkNode: Node {
     @Parameter(default: 0, range: 0...200_000, "Bitrate in kbit/s (0 = encoder default)") public var bitrate: Int
     @Parameter(default: 30, range: 1...240, "Frame rate written in the file") public var fps: Double
     @Parameter(default: "none", "Audio: none, default, test, or a GStreamer source description") public var audio: String
+    @Parameter(default: 0, range: 0...4, "Audio channels: 0 = as negotiated (stereo), 1, 2, or 4 (ambisonic / quad, kept)")
+    public var audioChannels: Int
     @Parameter(default: "", "Copy the audio of this movie or asset into the recording (offline re-renders)")
     public var audioFrom: String
     @Parameter(default: 8, range: 8...10, "Bits per sample: 8, or 10 (x264/x265 High 10)") public var bitDepth: Int
@@ -50,6 +52,7 @@ public struct MovieSinkNode: Node {
         if !audioFrom.isEmpty && audio != "none" {
             throw ParameterError("audio-from", "record audio from a device (audio) or copy it from a file (audio-from), not both")
         }
+        if audioChannels == 3 { throw ParameterError("audio-channels", "must be 0, 1, 2 or 4, got 3") }
         if bitDepth != 8 && bitDepth != 10 { throw ParameterError("bit-depth", "\(bitDepth) is not 8 or 10") }
         let valid = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
         if !valid.contains(preset) {
@@ -76,6 +79,7 @@ public struct MovieSinkNode: Node {
             options.bitrateKbps = bitrate
             options.audio = audio == "none" ? nil : audio
             options.audioFile = audioFrom.isEmpty ? nil : audioFrom
+            options.audioChannels = audioChannels
             options.bitDepth = bitDepth
             recorder = try MovieRecorder(path: outputPath, width: video.width, height: video.height, fps: fps,
                                          format: video.format, options: options)

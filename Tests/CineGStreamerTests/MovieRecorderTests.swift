@@ -112,12 +112,13 @@ extension CineGStreamerTests {
             }
         }
 
-        @Test(arguments: ["mkv", "mp4"])
-        func liveAudioIsRecordedAlongsideVideo(_ ext: String) throws {
+        @Test(arguments: ["mkv", "mp4"], [0, 4])
+        func liveAudioIsRecordedAlongsideVideo(_ ext: String, _ channels: Int) throws {
             let folder = try TemporaryFolder()
             let path = folder.path("audio.\(ext)")
             var options = MovieRecorder.Options()
             options.audio = "test"
+            options.audioChannels = channels
             let recorder = try MovieRecorder(
                 path: path, width: 320, height: 240, fps: 30, format: .i420,
                 options: options)
@@ -133,6 +134,8 @@ extension CineGStreamerTests {
             try recorder.finish()
             let info = try MediaProbe.inspect(path: path)
             #expect(info.hasAudio)
+            // An ambisonic (four-channel) microphone stays four channels; by default the test tone is mono.
+            #expect(try AudioProbe.inspect(path: path)?.channels == (channels == 4 ? 4 : 1))
             #expect(abs(info.frameCount - 60) <= 3, "\(info.frameCount) frames")
             #expect(
                 abs(info.durationSeconds - info.firstTimestamp.seconds - 2) < 0.3,
