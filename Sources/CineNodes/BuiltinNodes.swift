@@ -31,6 +31,7 @@ extension NodeRegistry {
         register(DelayNode.self)
         register(ViewfinderNode.self)  // serves only where CineViewfinder is installed
         register(RefocusNode.self)
+        register(ResizeNode.self)
         register(StabilizerNode.self)
     }
 }

@@ -43,11 +43,15 @@ public struct StabilizerNode: Node {
     @Input("Frames to stabilize (I420 or gray8)") public var video: Image
     @OptionalInput("Disparity of each frame, moved with it") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame, moved with it") public var detections: Detections?
+    @OptionalInput("Focus of each frame, held with it (unchanged: focus is a depth, not a place)")
+    public var focus: FocusState?
     @Output("Stabilized frames: same size and format, zoomed by 1 / (1 − crop)") public var stabilizedVideo: Image
     @Output("The disparity moved with its frame (own resolution, values in output pixels)")
     public var stabilizedDisparity: DisparityMap
     @Output("The detections moved with their frame (bounds clipped; those cropped away dropped)")
     public var stabilizedDetections: Detections
+    @Output("The focus of each frame, leaving with its frame (so a sink after the lookahead can join it)")
+    public var stabilizedFocus: FocusState
 
     @Parameter(default: .cinematicExtended, "Smoothing, crop and lookahead (see the table)")
     public var mode: StabilizerMode
@@ -63,6 +67,7 @@ public struct StabilizerNode: Node {
         var time: Timestamp
         var disparity: DisparityMap?
         var detections: Detections?
+        var focus: FocusState?
     }
 
     private var stabilizer: Stabilizer<Held>?
@@ -86,7 +91,7 @@ public struct StabilizerNode: Node {
         guard video.format == .i420 || video.format == .gray8 else {
             throw StabilizationError.unsupportedFormat(video.format.rawValue, supported: "i420 or gray8")
         }
-        let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections)
+        let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus)
         if stabilizer == nil {
             if first == nil { wantsStereoSafety = disparity != nil || ctx.isConnected("stabilized-disparity") }
             var frames: Int?
@@ -175,6 +180,7 @@ public struct StabilizerNode: Node {
             if let list = r.payload.detections {
                 stabilizedDetections = c.outputDetections(list, width: r.frame.width, height: r.frame.height)
             }
+            if let f = r.payload.focus { stabilizedFocus = f }
             ctx.emit(at: r.payload.time)
         }
     }

@@ -301,3 +301,28 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         }
     }
 }
+
+@Suite struct ResizeTests {
+    @Test func areaAverageHalvesAFrameExactly() throws {
+        let image = Image(width: 8, height: 4, format: .i420)
+        for y in 0..<4 { for x in 0..<8 { image.plane(0).row(y, as: UInt8.self)[x] = UInt8(x * 30 + y) } }
+        for p in 1...2 { for y in 0..<2 { for x in 0..<4 { image.plane(p).row(y, as: UInt8.self)[x] = UInt8(100 + x * 10) } } }
+        var h = try NodeHarness(ResizeNode.self, parameters: ["size": "4x2"])
+        let out = try #require(try h.process(["video": image])["resized"] as? Image)
+        #expect(out.width == 4 && out.height == 2 && out.format == .i420)
+        // Each output pixel is the rounded mean of its 2×2 block (luma) or 2×1 block (chroma).
+        for y in 0..<2 {
+            for x in 0..<4 {
+                let block = [(2 * x, 2 * y), (2 * x + 1, 2 * y), (2 * x, 2 * y + 1), (2 * x + 1, 2 * y + 1)]
+                    .map { Int(image.plane(0).row($0.1, as: UInt8.self)[$0.0]) }
+                #expect(Int(out.plane(0).row(y, as: UInt8.self)[x]) == (block.reduce(0, +) + 2) / 4, "(\(x),\(y))")
+            }
+        }
+        #expect(out.plane(1).width == 2 && out.plane(1).row(0, as: UInt8.self)[0] == 105)
+        // Width keeps the aspect ratio; odd I420 sizes are rounded down to even.
+        let wide = Image(width: 1920, height: 1080, format: .i420)
+        var w = try NodeHarness(ResizeNode.self, parameters: ["width": "961"])
+        let scaled = try #require(try w.process(["video": wide])["resized"] as? Image)
+        #expect(scaled.width == 960 && scaled.height == 540)
+    }
+}

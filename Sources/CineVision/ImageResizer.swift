@@ -1,0 +1,57 @@
+// ImageResizer: area-average downscaling of I420 / gray8 frames (each output pixel the mean of
+// the source pixels it covers), on both cores — a preview or viewfinder resolution from a
+// full-resolution camera.
+import CineMedia
+import Dispatch
+
+/// Downscales planar 8-bit images by area averaging (box filter over each output pixel's
+/// footprint), which does not alias the way point sampling does. Upscaling repeats pixels.
+public struct ImageResizer: Sendable {
+    public init() {}
+
+    /// `image` (I420 or gray8) at `width` × `height` (I420: both even). Cost: one read of every
+    /// source byte, split over two threads by rows.
+    public func resize(_ image: Image, width: Int, height: Int, pool: ImagePool? = nil) -> Image {
+        precondition(image.format == .i420 || image.format == .gray8, "resize takes I420 or gray8")
+        let out = pool?.makeImage(width: width, height: height, format: image.format)
+            ?? Image(width: width, height: height, format: image.format)
+        let planes = image.format == .i420 ? 3 : 1
+        // Jobs: (plane, half of its rows).
+        DispatchQueue.concurrentPerform(iterations: planes * 2) { job in
+            let p = job / 2, half = job % 2
+            let src = image.plane(p), dst = out.plane(p)
+            let rows = half == 0 ? 0..<(dst.height / 2) : (dst.height / 2)..<dst.height
+            Self.area(src, into: dst, rows: rows)
+        }
+        return out
+    }
+
+    static func area(_ src: Plane, into dst: Plane, rows: Range<Int>) {
+        let sw = src.width, sh = src.height, dw = dst.width, dh = dst.height
+        // Column footprints, computed once per call.
+        var x0 = [Int](repeating: 0, count: dw), x1 = [Int](repeating: 0, count: dw)
+        for x in 0..<dw {
+            x0[x] = min(sw - 1, x * sw / dw)
+            x1[x] = max(x0[x] + 1, min(sw, (x + 1) * sw / dw))
+        }
+        var sums = [UInt32](repeating: 0, count: dw)
+        for y in rows {
+            let y0 = min(sh - 1, y * sh / dh), y1 = max(y0 + 1, min(sh, (y + 1) * sh / dh))
+            for i in 0..<dw { sums[i] = 0 }
+            for sy in y0..<y1 {
+                let row = src.row(sy, as: UInt8.self)
+                for x in 0..<dw {
+                    var s: UInt32 = 0
+                    for sx in x0[x]..<x1[x] { s &+= UInt32(row[sx]) }
+                    sums[x] &+= s
+                }
+            }
+            let out = dst.row(y, as: UInt8.self)
+            let rowsCovered = UInt32(y1 - y0)
+            for x in 0..<dw {
+                let n = rowsCovered * UInt32(x1[x] - x0[x])
+                out[x] = UInt8((sums[x] + n / 2) / n)
+            }
+        }
+    }
+}
