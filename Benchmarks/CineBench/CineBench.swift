@@ -41,6 +41,7 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "focus" { return try runFocusBench() }  // `CineBench focus`
         if CommandLine.arguments.dropFirst().first == "render" { return try runRenderBench() }  // `CineBench render`
         if CommandLine.arguments.dropFirst().first == "viewfinder" { return try runViewfinderBench() }  // `CineBench viewfinder`
+        if CommandLine.arguments.dropFirst().first == "live" { return try runLiveBench() }  // `CineBench live`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 
@@ -137,6 +138,7 @@ struct CineBench {
         try runStabilizerBench()
         try runFocusBench()
         try runRenderBench()
+        try runLiveBench()
         try runViewfinderBench()
     }
 }
