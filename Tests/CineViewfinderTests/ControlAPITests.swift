@@ -121,7 +121,12 @@ import Testing
             try await eventually(15, "the recording to start") {
                 graph.events.all.contains { $0.name == "recording-started" }
             }
+            // The server notes the event on the movie's thread, maybe just after the test saw it.
             var r = try await http.get("/api/state")
+            for _ in 0..<50 where r.json["recording"] as? Bool != true {
+                try await Task.sleep(for: .milliseconds(100))
+                r = try await http.get("/api/state")
+            }
             #expect(
                 r.json["recording"] as? Bool == true
                     && (r.json["capabilities"] as? [String: Any])?["record"] as? [String] == ["movie"])
