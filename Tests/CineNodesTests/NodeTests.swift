@@ -319,6 +319,19 @@ func pixelBytes(_ image: Image) -> [UInt8] {
             }
         }
         #expect(out.plane(1).width == 2 && out.plane(1).row(0, as: UInt8.self)[0] == 105)
+        // The vectorised halving (16 outputs at a time) agrees with the 2×2 mean everywhere.
+        let noise = Image(width: 100, height: 40, format: .gray8)
+        var seed: UInt32 = 7
+        for y in 0..<40 { for x in 0..<100 { seed = seed &* 1_103_515_245 &+ 12345; noise.plane(0).row(y, as: UInt8.self)[x] = UInt8(truncatingIfNeeded: seed >> 16) } }
+        let half = ImageResizer().resize(noise, width: 50, height: 20)
+        for y in 0..<20 {
+            for x in 0..<50 {
+                let p = noise.plane(0)
+                let sum = Int(p.row(2 * y, as: UInt8.self)[2 * x]) + Int(p.row(2 * y, as: UInt8.self)[2 * x + 1])
+                    + Int(p.row(2 * y + 1, as: UInt8.self)[2 * x]) + Int(p.row(2 * y + 1, as: UInt8.self)[2 * x + 1])
+                #expect(Int(half.plane(0).row(y, as: UInt8.self)[x]) == (sum + 2) / 4, "(\(x),\(y))")
+            }
+        }
         // Width keeps the aspect ratio; odd I420 sizes are rounded down to even.
         let wide = Image(width: 1920, height: 1080, format: .i420)
         var w = try NodeHarness(ResizeNode.self, parameters: ["width": "961"])
