@@ -135,6 +135,15 @@ public final class ViewfinderServer: ViewfinderService {
             address.withLock { $0 = "http://\(host):\(port)/" }
         }
         settings.graph.subscribe { [weak self] event in self?.received(event) }
+        // Frames flow while the server starts: a recorder may have started before the subscription.
+        // Ask each (its reply to `status` is "PATH: N frames" while it records); later events update.
+        for node in settings.graph.nodes where node.description.commands.contains(where: { $0.name == "record" }) {
+            let name = node.name
+            settings.graph.send(.command(NodeCommand("status")), to: name) { [weak self] result in
+                guard case .success(let reply) = result, reply.hasSuffix(" frames") else { return }
+                self?.live.setRecording(name, true)
+            }
+        }
         let tick = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
