@@ -37,7 +37,8 @@ public struct RefocusNode: Node {
     public var aperture: Double
 
     private var script: CinematicScript?
-    private var decisionTimes: [Timestamp] = []
+    /// The script's effective decisions, computed once: the script does not change during a render.
+    private var effective: [EffectiveFocusDecision] = []
 
     public init() {}
 
@@ -67,6 +68,7 @@ public struct RefocusNode: Node {
         }
         if aperture != 0 { try script.setFNumber(aperture) }
         self.script = script
+        effective = script.effectiveDecisions()
         let user = script.decisions.filter { $0.kind.isUser }.count
         ctx.logger.info("script of \(records.count) frames, \(script.decisions.count - user) recorded decisions, \(user) user decisions")
     }
@@ -74,14 +76,15 @@ public struct RefocusNode: Node {
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard let script else { return }
         let t = ctx.timestamp
-        let primary = script.primaryDecision(at: t)
+        let moment = script.moment(at: t, effective: effective)
+        let primary = moment.primary
         let located = primary.flatMap { d -> Detection? in
             guard case .detection(let id) = d.target else { return nil }
             return detections.first { $0.id == id } ?? script.frame(at: t)?.detections.first { $0.id == id }
         }
         let recorded = script.frame(at: t, tolerance: Timestamp(seconds: 0.02))?.focusDisparity
-        let disparity = script.focusDisparity(at: t) ?? recorded ?? 0
-        let racking = script.secondaryDecision(at: t) != nil
+        let disparity = moment.disparity ?? recorded ?? 0
+        let racking = moment.secondary != nil
         focus = FocusState(focusDisparity: disparity, fNumber: script.fNumber, targetDetectionID: located?.id,
                            transitionProgress: racking ? 0.5 : 1)
         let mode: FocusMode

@@ -314,34 +314,31 @@ public struct CinematicScript: Sendable, Hashable, Codable {
     }
 
     /// The decision focus is on or racking to at `time`.
-    public func primaryDecision(at time: Timestamp) -> FocusDecision? { decisionsAround(time).primary }
+    public func primaryDecision(at time: Timestamp) -> FocusDecision? { moment(at: time).primary }
 
     /// During a rack, the decision focus is leaving; otherwise `nil`.
-    public func secondaryDecision(at time: Timestamp) -> FocusDecision? { decisionsAround(time).secondary }
-
-    private func decisionsAround(_ time: Timestamp)
-        -> (primary: FocusDecision?, secondary: FocusDecision?, rack: Range<Timestamp>?)
-    {
-        let effective = effectiveDecisions()
-        let k = effective.partitioningIndex { $0.time > time }
-        let current = k > 0 ? effective[k - 1].decision : nil
-        if let r = transitionRange(at: k, in: effective), r.contains(time) {
-            return (effective[k].decision, current, r)
-        }
-        return (current, nil, nil)
-    }
+    public func secondaryDecision(at time: Timestamp) -> FocusDecision? { moment(at: time).secondary }
 
     /// The focus disparity the rules and the rack law give at `time`: the target's disparity,
     /// or during a rack the S-curve from where the previous target was when it started.
-    public func focusDisparity(at time: Timestamp) -> Double? {
-        let (primary, secondary, rack) = decisionsAround(time)
-        guard let primary else { return nil }
+    public func focusDisparity(at time: Timestamp) -> Double? { moment(at: time).disparity }
+
+    /// Everything the rules give at `time` in one query. A caller asking frame after frame of a
+    /// script it no longer edits (a render) passes ``effectiveDecisions()`` computed once.
+    public func moment(at time: Timestamp, effective given: [EffectiveFocusDecision]? = nil) -> FocusMoment {
+        let effective = given ?? effectiveDecisions()
+        let k = effective.partitioningIndex { $0.time > time }
+        let current = k > 0 ? effective[k - 1].decision : nil
+        guard let r = transitionRange(at: k, in: effective), r.contains(time) else {
+            return FocusMoment(primary: current, secondary: nil, disparity: current.flatMap { targetDisparity(of: $0, at: time) })
+        }
+        let primary = effective[k].decision
         let to = targetDisparity(of: primary, at: time)
-        guard let secondary, let r = rack,
-            let from = targetDisparity(of: secondary, at: r.lowerBound), let to
-        else { return to }
+        guard let current, let from = targetDisparity(of: current, at: r.lowerBound), let to else {
+            return FocusMoment(primary: primary, secondary: current, disparity: to)
+        }
         let p = Double((time - r.lowerBound).nanoseconds) / Double((r.upperBound - r.lowerBound).nanoseconds)
-        return from + (to - from) * FocusRack.ease(p)
+        return FocusMoment(primary: primary, secondary: current, disparity: from + (to - from) * FocusRack.ease(p))
     }
 
     // MARK: - JSON
@@ -414,4 +411,14 @@ fileprivate extension Array {
         }
         return lo
     }
+}
+
+/// What the cinematic script's rules give at one instant (``CinematicScript/moment(at:effective:)``).
+public struct FocusMoment: Sendable, Hashable {
+    /// The decision focus is on, or racking to.
+    public var primary: FocusDecision?
+    /// During a rack, the decision focus is leaving; otherwise `nil`.
+    public var secondary: FocusDecision?
+    /// The focus disparity: the target's, or on the rack's S-curve.
+    public var disparity: Double?
 }

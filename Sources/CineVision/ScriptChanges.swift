@@ -37,9 +37,9 @@ public struct ScriptChanges: Sendable, Hashable, Codable {
     /// Removes the user decisions within `tolerance` of `time`; returns them (empty when none).
     @discardableResult
     public mutating func removeDecisions(near time: Timestamp, tolerance: Timestamp) -> [FocusDecision] {
-        let removed = decisions.filter { abs(($0.time - time).nanoseconds) <= tolerance.nanoseconds }
-        decisions.removeAll { abs(($0.time - time).nanoseconds) <= tolerance.nanoseconds }
-        return removed
+        let near = { (d: FocusDecision) in abs((d.time - time).nanoseconds) <= tolerance.nanoseconds }
+        defer { decisions.removeAll(where: near) }
+        return decisions.filter(near)
     }
 
     /// Removes every user decision.

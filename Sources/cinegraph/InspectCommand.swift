@@ -74,7 +74,8 @@ struct InspectCommand: ParsableCommand {
         let name = URL(fileURLWithPath: asset).lastPathComponent
         var plot = FocusPlot(records: all, decisions: script.decisions, title: "\(name): focus and subjects")
         if changes != nil {
-            plot.changedFocus = all.map { script.focusDisparity(at: Timestamp(nanoseconds: $0.time)) }
+            let effective = script.effectiveDecisions()
+            plot.changedFocus = all.map { script.moment(at: Timestamp(nanoseconds: $0.time), effective: effective).disparity }
         }
         let svg = plot.svg()
         try svg.write(toFile: path, atomically: true, encoding: .utf8)

@@ -67,7 +67,7 @@ struct RenderCommand: ParsableCommand {
         }
         // The script decides focus unless a fixed plane was asked for.
         let scripted = focus == nil && (first.focus != nil || changes != nil)
-        func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        let quote = ToolGraph.quote
         var nodes = ["  asset: { kind: asset-source, path: \(quote(asset)) }"]
         if scripted {
             nodes.append("  refocus: { kind: refocus, detections: asset.detections, asset: \(quote(asset)), "

@@ -56,7 +56,7 @@ struct StabilizeCommand: ParsableCommand {
             printError("error: \(input): GStreamer cannot read this file as video: \(error)")
             throw ExitCode(1)
         }
-        func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        let quote = ToolGraph.quote
         let config = """
             graph: stabilize
             nodes:

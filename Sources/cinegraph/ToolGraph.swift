@@ -19,6 +19,9 @@ struct ToolRun {
 }
 
 enum ToolGraph {
+    /// `text` as a double-quoted YAML scalar, for paths put into a generated config.
+    static func quote(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+
     /// Parses `config` (its errors are printed and end the command with status 1), runs it, and
     /// shows progress: a bar when `progress` names the node whose frames count and how many
     /// there are, else the status line. A failed run prints the summary table and exits 1.

@@ -169,7 +169,7 @@ private let person: Detections = [
         let graph = try Graph.parse(
             """
             nodes:
-              camera: { kind: synthetic, size: 320x180, live: true, duration: 8s, fps: 15, subjects: 2, light-drop-at: 2s, light-drop-for: 2s, light-drop-level: 0.05 }
+              camera: { kind: synthetic, size: 320x180, live: true, duration: 30s, fps: 15, subjects: 2, light-drop-at: 2s, light-drop-for: 2s, light-drop-level: 0.05 }
               focus: { kind: focus, detections: camera.detections, disparity: camera.disparity, video: camera.left }
               meta: { kind: metadata, detections: focus.detections, focus: focus.focus, path: "\(path)" }
             """, registry: .standard())
@@ -194,13 +194,16 @@ private let person: Detections = [
         #expect(
             try await runner.send(.command(NodeCommand("press", arguments: ["point": "0.5,0.1"])), to: "focus")
                 .hasPrefix("strong fixed focus at disparity"))
+        // The camera runs long so that a busy machine still answers the commands; stop once the light is back.
+        for _ in 0..<300 where seen.values.count < 2 { try await Task.sleep(for: .milliseconds(100)) }
+        runner.drain()
         let summary = await runner.finished()
         #expect(summary.failures.isEmpty)
         #expect(seen.values == ["notEnoughLight", ""])
         struct Line: Decodable { var time: Int64; var focus: FocusState; var sceneStatus: [String] }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
             .map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
-        #expect(lines.count > 80)  // live edges may drop a frame on a busy machine
+        #expect(lines.count > 70)  // at least up to the light's return; live edges may drop a frame on a busy machine
         let dark = lines.filter { $0.sceneStatus == ["notEnoughLight"] }
         #expect(!dark.isEmpty && dark.allSatisfy { $0.focus.sceneStatuses == .notEnoughLight })
         let first = Double(dark.first?.time ?? 0) / 1e9, last = Double(dark.last?.time ?? 0) / 1e9
