@@ -42,6 +42,8 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "render" { return try runRenderBench() }  // `CineBench render`
         if CommandLine.arguments.dropFirst().first == "viewfinder" { return try runViewfinderBench() }  // `CineBench viewfinder`
         if CommandLine.arguments.dropFirst().first == "live" { return try runLiveBench() }  // `CineBench live`
+        if CommandLine.arguments.dropFirst().first == "disparity" { return try runDisparityBench() }  // `CineBench disparity`
+        if CommandLine.arguments.dropFirst().first == "detector" { return try runDetectorBench() }  // `CineBench detector`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 

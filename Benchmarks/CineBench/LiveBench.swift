@@ -25,18 +25,49 @@ func runLiveBench() throws {
     let errors = Pipe()
     p.standardError = errors
     p.standardOutput = FileHandle.nullDevice
+    // CPU and peak memory of this child alone: earlier sections' peers (python, gst-launch) are
+    // children too, so CPU is the difference across the run and the peak is the child's own VmHWM.
+    let cpuBefore = childrenCPUSeconds()
     let t0 = now()
     try p.run()
+    let peak = PeakMemoryWatcher(pid: p.processIdentifier)
     let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
     let wall = now() - t0
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    let cpu = childrenCPUSeconds() - cpuBefore
     guard p.terminationStatus == 0 else { throw BenchError("the live graph failed:\n\(text)") }
     if let table = text.range(of: "Summary of") { print(text[table.lowerBound...].trimmingCharacters(in: .whitespacesAndNewlines)) }
     let frames = try MediaProbe.inspect(path: "\(dir)/live.cine.mkv", timeout: 60).frameCount
     report("asset frames kept (of \(seconds * 30) captured)", "\(frames)")
     report("CPU: both cores' busy share over the run", String(format: "%.0f %% (%.1f s CPU in %.1f s)", cpu / wall / 2 * 100, cpu, wall))
-    report("peak resident memory", String(format: "%.0f MB", Double(usage.ru_maxrss) / 1024))
+    report("peak resident memory", String(format: "%.0f MB", Double(peak.peakKiB) / 1024))
+}
+
+/// CPU seconds (user + system) of this process's waited-for children so far.
+func childrenCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Samples a running process's peak resident memory (`VmHWM` in /proc/PID/status) every
+/// 200 ms until it exits; `peakKiB` is the last value read.
+final class PeakMemoryWatcher: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    /// The highest VmHWM seen, in KiB.
+    var peakKiB: Int { lock.withLock { value } }
+
+    init(pid: Int32) {
+        Thread.detachNewThread { [self] in
+            while let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) {
+                for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                    let kib = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
+                    lock.withLock { value = max(value, kib) }
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+    }
 }

@@ -36,19 +36,24 @@ enum CensusTransform {
     /// Cost: interior pixels 16 at a time in UInt16 lanes — per neighbour one widening load,
     /// a subtract (the borrow is the "darker" bit), two shifts and an or: ≈ 5 vector ops per 16
     /// pixels per neighbour, ≈ 20 ops per pixel; reads 63 bytes per pixel from 7 rows in L1,
-    /// writes 8 bytes. Border pixels (4 columns, 3 rows each side) take a scalar clamped path.
+    /// writes 8 bytes. Border rows read clamped rows on the same vector path; the 4 border
+    /// columns on each side take a scalar clamped path.
     static func transform(
         _ image: UnsafePointer<UInt8>, width: Int, height: Int, rows: Range<Int>,
         into out: UnsafeMutablePointer<UInt64>
     ) {
         let rx = radiusX, ry = radiusY
         neighbours.withUnsafeBufferPointer { nb in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * ry + 1) { rowStart in
             for y in rows {
                 let dst = out + y * width
-                guard y >= ry && y < height - ry && width >= 2 * rx + 16 else {
+                guard width >= 2 * rx + 16 else {
                     for x in 0..<width { dst[x] = clampedSignature(image, width, height, x, y, nb) }
                     continue
                 }
+                // Rows above and below the image repeat the border row (the same clamping as
+                // `clampedSignature`), so border rows take the vector path too.
+                for dy in -ry...ry { rowStart[dy + ry] = Swift.min(height - 1, Swift.max(0, y + dy)) * width }
                 let centreRow = image + y * width
                 var x = rx
                 while x < width - rx {
@@ -62,7 +67,7 @@ enum CensusTransform {
                         for k in (16 * pair)..<Swift.min(16 * pair + 16, 62) {
                             let (dy, dx) = nb[k]
                             let n = Words16(
-                                truncatingIfNeeded: UnsafeRawPointer(image + (y + dy) * width + x + dx)
+                                truncatingIfNeeded: UnsafeRawPointer(image + rowStart[dy + ry] + x + dx)
                                     .loadUnaligned(as: Bytes16.self))
                             let darker = (n &- c) &>> 15  // 1 where n < c (the subtraction borrowed)
                             if k < 16 * pair + 8 { lo = (lo &<< 1) | darker } else { hi = (hi &<< 1) | darker }
@@ -84,6 +89,7 @@ enum CensusTransform {
                 }
                 for x in 0..<rx { dst[x] = clampedSignature(image, width, height, x, y, nb) }
                 for x in (width - rx)..<width { dst[x] = clampedSignature(image, width, height, x, y, nb) }
+            }
             }
         }
     }

@@ -23,6 +23,43 @@ typealias CostVector = SIMD16<UInt16>
     return m
 }
 
+/// Eight packed `(cost << 8) | disparity` keys: the minimum of keys is the cheapest disparity,
+/// the smaller one on ties.
+typealias KeyVector = SIMD8<UInt32>
+
+/// Lane-wise minimum of keys (one `vpminud`).
+@_transparent func minimum(_ a: KeyVector, _ b: KeyVector) -> KeyVector {
+    var r = a
+    for i in 0..<8 { r[i] = Swift.min(a[i], b[i]) }
+    return r
+}
+
+/// Keys for eight costs starting at disparity `first`: `(cost << 8) | (first + lane)`.
+@_transparent func keys(_ costs: SIMD8<UInt16>, first: KeyVector) -> KeyVector {
+    var r = first
+    for i in 0..<8 { r[i] = UInt32(costs[i]) << 8 | first[i] }
+    return r
+}
+
+/// The smallest key.
+@_transparent func smallestKey(_ v: KeyVector) -> UInt32 {
+    var h = v.lowHalf
+    for i in 0..<4 { h[i] = Swift.min(v.lowHalf[i], v.highHalf[i]) }
+    return Swift.min(Swift.min(h[0], h[1]), Swift.min(h[2], h[3]))
+}
+
+/// Eight census signatures.
+typealias SignatureVector = SIMD8<UInt64>
+
+/// Hamming distances of `signature` to eight signatures (`vpxorq` + `vpopcntq` + `vpmovqw` with
+/// AVX-512 VPOPCNTDQ; a nibble-table popcount with AVX2).
+@_transparent func hamming(_ signature: SignatureVector, _ others: UnsafePointer<UInt64>) -> SIMD8<UInt16> {
+    let x = UnsafeRawPointer(others).loadUnaligned(as: SignatureVector.self) ^ signature
+    var r = SIMD8<UInt16>()
+    for i in 0..<8 { r[i] = UInt16(truncatingIfNeeded: x[i].nonzeroBitCount) }
+    return r
+}
+
 @inline(__always) func load(_ p: UnsafePointer<UInt16>) -> CostVector {
     UnsafeRawPointer(p).loadUnaligned(as: CostVector.self)
 }
@@ -38,9 +75,8 @@ typealias CostVector = SIMD16<UInt16>
     _ c: CostVector, _ prev: UnsafePointer<UInt16>, _ p1: CostVector, _ jump: CostVector, _ prevMin: CostVector
 ) -> CostVector {
     let same = load(prev)
-    let down = load(prev - 1) &+ p1
-    let up = load(prev + 1) &+ p1
-    return c &+ minimum(minimum(same, jump), minimum(down, up)) &- prevMin
+    let step = minimum(load(prev - 1), load(prev + 1)) &+ p1
+    return c &+ minimum(minimum(same, jump), step) &- prevMin
 }
 
 /// Semi-global matching over a band of rows of census signatures.
@@ -86,7 +122,9 @@ struct SemiGlobalAggregator {
         let p1v = CostVector(repeating: p1)
         var prevRow = 0
         var previousY = -1
-        p2Table.withUnsafeBufferPointer { p2t in
+        let reciprocalStorage = Self.reciprocalTable
+        reciprocalStorage.withUnsafeBufferPointer { r in p2Table.withUnsafeBufferPointer { p2t in
+            let reciprocals = r.baseAddress!
             for y in rows {
                 let curRow = 1 - prevRow
                 let cl = left + y * w, cr = right + y * w
@@ -98,15 +136,22 @@ struct SemiGlobalAggregator {
                 let bMinPrev = ws.stateMin(row: prevRow, path: 2), bMinCur = ws.stateMin(row: curRow, path: 2)
                 var hPrev = ws.horizontal + 8, hCur = ws.horizontal + ws.slot + 8
                 hPrev.update(repeating: 0, count: D)
+                let reversed = ws.reversedRight
+                for k in 0..<w { reversed[k] = cr[w - 1 - k] }
                 var hMin: UInt16 = 0
 
                 // Forward pass: costs, then left→right, vertical and diagonal paths.
                 for x in 0..<w {
                     let c = cost + x * D
-                    let sig = cl[x]
-                    let inside = Swift.min(D, x + 1)
-                    for d in 0..<inside { c[d] = UInt16(truncatingIfNeeded: (sig ^ cr[x - d]).nonzeroBitCount) }
-                    if inside < D { for d in inside..<D { c[d] = Self.outsideCost } }
+                    // Costs: the right view reversed makes pixel x's candidates x, x − 1, …
+                    // consecutive, eight Hamming distances per vector.
+                    let sig = SignatureVector(repeating: cl[x])
+                    let candidates = reversed + (w - 1 - x)
+                    for o in stride(from: 0, to: D, by: 8) {
+                        UnsafeMutableRawPointer(c + o).storeBytes(
+                            of: hamming(sig, candidates + o), as: SIMD8<UInt16>.self)
+                    }
+                    if x < D - 1 { for d in (x + 1)..<D { c[d] = Self.outsideCost } }
 
                     let gx = Int(g[x])
                     let p2h = p2t[abs(gx - Int(g[Swift.max(0, x - 1)]))]
@@ -161,45 +206,60 @@ struct SemiGlobalAggregator {
                 // Backward pass: right→left path, total cost, winner-take-all.
                 hPrev.update(repeating: 0, count: D)
                 hMin = 0
+                // Right-view winners (see `checkLeftRight`): right pixel xr sees cost S[xr + d][d];
+                // indexed by k = w − 1 − xr, pixel x's D sums land on consecutive k = w − 1 − x + d.
+                let rightKeys = ws.rightKeys
+                let lr = leftRightCheck
+                if lr { rightKeys.update(repeating: .max, count: w + D) }
+                let lanes = KeyVector(0, 1, 2, 3, 4, 5, 6, 7), eight = KeyVector(repeating: 8)
                 for x in stride(from: w - 1, through: 0, by: -1) {
                     let c = cost + x * D, s = total + x * D
                     let gx = Int(g[x])
                     let p2h = p2t[abs(gx - Int(g[Swift.min(w - 1, x + 1)]))]
                     let mh = CostVector(repeating: hMin), jh = CostVector(repeating: hMin &+ p2h)
-                    var accH = CostVector(repeating: .max), accS = accH
+                    var accH = CostVector(repeating: .max)
+                    // Winner-take-all in the same sweep: the smallest `(sum << 8) | d` key.
+                    var accK = KeyVector(repeating: .max)
+                    var first = lanes
+                    let k = rightKeys + (w - 1 - x)
                     for v in 0..<vectors {
                         let o = v * 16
                         let lh = pathStep(load(c + o), hPrev + o, p1v, jh, mh)
                         store(lh, hCur + o)
                         let t = load(s + o) &+ lh
                         store(t, s + o)
-                        accH = minimum(accH, lh); accS = minimum(accS, t)
+                        accH = minimum(accH, lh)
+                        let low = keys(t.lowHalf, first: first), high = keys(t.highHalf, first: first &+ eight)
+                        accK = minimum(accK, minimum(low, high))
+                        if lr {
+                            let kl = UnsafeMutableRawPointer(k + o), kh = UnsafeMutableRawPointer(k + o + 8)
+                            kl.storeBytes(of: minimum(kl.loadUnaligned(as: KeyVector.self), low), as: KeyVector.self)
+                            kh.storeBytes(of: minimum(kh.loadUnaligned(as: KeyVector.self), high), as: KeyVector.self)
+                        }
+                        first &+= KeyVector(repeating: 16)
                     }
                     hMin = smallestLane(accH)
                     swap(&hPrev, &hCur)
-                    decide(x: x, y: y, sums: s, best: smallestLane(accS), ws: ws, out: out, conf: conf)
+                    let key = smallestKey(accK)
+                    decide(
+                        x: x, y: y, sums: s, best: UInt16(truncatingIfNeeded: key >> 8), winner: Int(key & 0xFF),
+                        ws: ws, reciprocals: reciprocals, out: out, conf: conf)
                 }
 
-                if leftRightCheck { checkLeftRight(y: y, ws: ws, out: out, conf: conf) }
+                if lr { checkLeftRight(y: y, ws: ws, out: out, conf: conf) }
                 prevRow = curRow
                 previousY = y
             }
-        }
+        } }
     }
 
     /// Winner-take-all at one pixel with uniqueness and sub-pixel refinement.
     /// Cost: D/16 compares to find the winner's index, D/16 masked mins for the runner-up.
     @inline(__always) func decide(
-        x: Int, y: Int, sums s: UnsafeMutablePointer<UInt16>, best: UInt16, ws: SemiGlobalWorkspace,
-        out: UnsafeMutablePointer<Float>, conf: UnsafeMutablePointer<UInt8>
+        x: Int, y: Int, sums s: UnsafeMutablePointer<UInt16>, best: UInt16, winner d: Int, ws: SemiGlobalWorkspace,
+        reciprocals: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, conf: UnsafeMutablePointer<UInt8>
     ) {
         let D = disparities
-        // The winner's index: skip whole vectors without it (xor with the best is zero only in
-        // its lane; an unsigned min-reduction finds that), then scan 16 lanes.
-        var d = 0
-        let target = CostVector(repeating: best)
-        while smallestLane(load(s + d) ^ target) != 0 { d += 16 }
-        while s[d] != best { d += 1 }
         ws.winner[x] = Int32(d)
         // Runner-up among disparities that are not neighbours of the winner, in registers: lanes
         // with |d − winner| ≤ 1 get `(3 − min(d − winner + 1, 3)) · 0x5555` or-ed in (≥ 0x5555,
@@ -223,44 +283,42 @@ struct SemiGlobalAggregator {
         }
         var value = Float(d)
         if subpixel && d > 0 && d < D - 1 {
-            let c0 = Float(s[d - 1]), c1 = Float(best), c2 = Float(s[d + 1])
+            let c0 = Int(s[d - 1]), c2 = Int(s[d + 1])
             // Equiangular (V-shaped) fit: aggregated census costs are L1-like, and a parabola
             // pulls results towards whole pixels (pixel locking) far more.
-            let denom = 2 * (Swift.max(c0, c2) - c1)
-            if denom > 0 { value += Swift.max(-0.5, Swift.min(0.5, (c0 - c2) / denom)) }
+            let denominator = Swift.max(c0, c2) - b
+            if denominator > 0 {
+                let offset = Float(c0 - c2) * 0.5 * Self.reciprocal(denominator, reciprocals)
+                value += Swift.max(-0.5, Swift.min(0.5, offset))
+            }
         }
         out[index] = value
         // Confidence: the runner-up's relative margin, 0 … 25 % mapped to 1 … 255.
-        let margin = Float(runnerUp - b) / Float(Swift.max(1, b))
-        conf[index] = UInt8(Swift.max(1, Swift.min(255, Int(margin * 4 * 255))))
+        let margin = Float(runnerUp - b) * Self.reciprocal(Swift.max(1, b), reciprocals)
+        conf[index] = UInt8(Swift.max(1, Int(Swift.min(255, margin * 4 * 255))))
+    }
+
+    /// 1 / k for k < 4096 (0 at k = 0): a multiply instead of a divide per pixel for the
+    /// sub-pixel fit and the confidence (aggregated costs are rarely larger).
+    static let reciprocalTable: [Float] = (0..<4096).map { $0 == 0 ? 0 : 1 / Float($0) }
+
+    /// 1 / k from `table` when it is there, else by division.
+    @inline(__always) static func reciprocal(_ k: Int, _ table: UnsafePointer<Float>) -> Float {
+        k < 4096 ? table[k] : 1 / Float(k)
     }
 
     /// Marks pixels whose right-view winner disagrees by more than one disparity.
     ///
     /// Right-view winners come from the same sums: right pixel xr sees cost `S[xr + d][d]`.
     /// Indexing by `k = w − 1 − xr`, pixel x's D sums land on consecutive `k = w − 1 − x + d`,
-    /// so one vector min per 8 disparities of packed `(cost << 8) | d` keys finds them all.
-    /// Cost: ≈ 6 vector ops per 8 disparities per pixel; W + D keys of scratch.
+    /// so one vector min per 8 disparities of packed `(cost << 8) | d` keys finds them all; the
+    /// backward sweep of ``run`` fills those keys (`ws.rightKeys`) with the same keys it uses for
+    /// the left winner, and this pass only compares. W + D keys of scratch.
     func checkLeftRight(
         y: Int, ws: SemiGlobalWorkspace, out: UnsafeMutablePointer<Float>, conf: UnsafeMutablePointer<UInt8>
     ) {
-        let w = width, D = disparities
+        let w = width
         let keys = ws.rightKeys
-        keys.update(repeating: .max, count: w + D)
-        let lane = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
-        for x in 0..<w {
-            let s = ws.total + x * D
-            let k = keys + (w - 1 - x)
-            for v in 0..<(D / 8) {
-                let o = v * 8
-                var packed = SIMD8<UInt32>(repeating: 0)
-                for i in 0..<8 { packed[i] = UInt32(s[o + i]) << 8 | (lane[i] &+ UInt32(o)) }
-                let current = UnsafeRawPointer(k + o).loadUnaligned(as: SIMD8<UInt32>.self)
-                var m = current
-                for i in 0..<8 { m[i] = Swift.min(current[i], packed[i]) }
-                UnsafeMutableRawPointer(k + o).storeBytes(of: m, as: SIMD8<UInt32>.self)
-            }
-        }
         let row = out + y * w, crow = conf + y * w
         for x in 0..<w where row[x] >= 0 {
             let d = Int(ws.winner[x])

@@ -32,6 +32,8 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
     let rightKeys: UnsafeMutablePointer<UInt32>
     /// The integer winner per pixel of the current row.
     let winner: UnsafeMutablePointer<Int32>
+    /// The right view's census row reversed (`width + disparities`; the tail is never matched).
+    let reversedRight: UnsafeMutablePointer<UInt64>
 
     /// Allocates scratch for rows of `width` pixels and `disparities` disparities.
     init(width: Int, disparities: Int) {
@@ -46,6 +48,8 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
         horizontal = .allocate(capacity: 2 * slot)
         rightKeys = .allocate(capacity: width + disparities)
         winner = .allocate(capacity: width)
+        reversedRight = .allocate(capacity: width + disparities)
+        reversedRight.initialize(repeating: 0, count: width + disparities)
         vertical.initialize(repeating: Self.pad, count: 2 * 3 * (width + 2) * slot)
         horizontal.initialize(repeating: Self.pad, count: 2 * slot)
         verticalMin.initialize(repeating: 0, count: 2 * 3 * (width + 2))
@@ -63,6 +67,7 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
         horizontal.deallocate()
         rightKeys.deallocate()
         winner.deallocate()
+        reversedRight.deallocate()
     }
 
     /// The data of path `path` (0 vertical, 1 diagonal from the left, 2 diagonal from the right)
