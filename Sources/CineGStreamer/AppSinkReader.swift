@@ -63,7 +63,12 @@ public final class AppSinkReader: @unchecked Sendable {
         try pipeline.checkForErrors()
         let timeout = GstClockTime(max(0, seconds) * 1e9)
         guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), timeout) else {
-            if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 { return .endOfStream }
+            if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 {
+                // A source that fails (a camera unplugged, a file cut short) posts its error and
+                // then sends end-of-stream: the error is what happened, not a normal end.
+                try pipeline.checkForErrors()
+                return .endOfStream
+            }
             try pipeline.checkForErrors()
             return .timeout
         }

@@ -94,6 +94,17 @@ public struct CameraNode: Node {
         return "\(src) ! \(caps) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink max-buffers=2 drop=true sync=false"
     }
 
+    /// A read, with a failure after frames have arrived reported as the camera being lost.
+    private func lost(_ read: @autoclosure () throws -> ReadResult) throws -> ReadResult {
+        do {
+            return try read()
+        } catch {
+            guard let frames = readers.first?.1.framesRead, frames > 0 else { throw error }
+            throw SourceLostError(
+                "the camera stopped delivering frames after \(frames) (unplugged, or its driver failed): \(error)")
+        }
+    }
+
     public mutating func start(_ ctx: inout NodeContext) throws {
         rectification = StereoRectification(path: calibration, rightPath: calibrationRight)
         try GStreamer.initialize()
@@ -108,7 +119,7 @@ public struct CameraNode: Node {
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard let first = readers.first else { return }
-        switch try first.1.next(timeout: 0.1) {
+        switch try lost(first.1.next(timeout: 0.1)) {
         case .timeout: return
         case .endOfStream:
             ctx.endOfStream()
@@ -122,7 +133,7 @@ public struct CameraNode: Node {
             // Two devices: pair with the right frame nearest in time (within half a frame).
             let half = Int64(5e8 / fps)
             while true {
-                switch try readers[1].1.next(timeout: 0.2) {
+                switch try lost(readers[1].1.next(timeout: 0.2)) {
                 case .timeout: return
                 case .endOfStream:
                     ctx.endOfStream()

@@ -104,8 +104,23 @@ public struct FileSourceNode: Node {
         }
     }
 
+    /// At the end of a movie: throws when the stream stopped well before the duration its
+    /// container declares (a file cut short, or truncated while it was being read).
+    private func checkComplete(_ file: String, _ pipeline: Pipeline, _ reader: AppSinkReader) throws {
+        guard !file.contains("%"), !Self.isImage(file), let last = lastTimestamp,
+            let duration = pipeline.durationSeconds(), duration > 0
+        else { return }
+        let rate = reader.frameRate ?? fps
+        let end = last.seconds + 1 / rate
+        guard duration - end > max(0.1, 2.5 / rate) else { return }
+        throw SourceLostError(
+            "\(file) ends at \(String(format: "%.3f", end)) s but its header says \(String(format: "%.3f", duration)) s: "
+                + "the file is cut short (truncated); the \(index) frames before the cut were processed")
+    }
+
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard let (frame, stamp) = try read(readers[0]) else {
+            try checkComplete(path, pipelines[0], readers[0])
             ctx.endOfStream()
             return
         }
