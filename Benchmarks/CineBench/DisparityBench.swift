@@ -85,6 +85,10 @@ func runDisparityBench() throws {
         }
     }
 
+    // BENCH_DISPARITY_PAIRS=text keeps the pairs whose name contains it (for profiling one).
+    if let only = ProcessInfo.processInfo.environment["BENCH_DISPARITY_PAIRS"] {
+        pairs = pairs.filter { $0.name.contains(only) }
+    }
     // Same images for both: PNGs and raw float32 truth in /tmp.
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cinegraph-disparity-bench").path
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
