@@ -44,6 +44,7 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "live" { return try runLiveBench() }  // `CineBench live`
         if CommandLine.arguments.dropFirst().first == "disparity" { return try runDisparityBench() }  // `CineBench disparity`
         if CommandLine.arguments.dropFirst().first == "detector" { return try runDetectorBench() }  // `CineBench detector`
+        if CommandLine.arguments.dropFirst().first == "latency" { return try runLatencyBench() }  // `CineBench latency`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 
@@ -142,5 +143,6 @@ struct CineBench {
         try runRenderBench()
         try runLiveBench()
         try runViewfinderBench()
+        try runLatencyBench()
     }
 }
