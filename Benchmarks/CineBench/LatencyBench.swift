@@ -93,7 +93,17 @@ func runLatencyBench() throws {
     let before = runner.summary()
     measuring.store(true, ordering: .relaxed)
     let f0 = viewer.frames.load(ordering: .relaxed)
-    Thread.sleep(forTimeInterval: seconds)
+    // Where the latency builds up: every 50 ms, how far each node's newest frame trails the camera's.
+    var lags: [String: [Double]] = [:]
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        Thread.sleep(forTimeInterval: 0.05)
+        let s = runner.summary()
+        guard let head = s.nodes.first(where: { $0.name == "camera" })?.lastTimestamp else { continue }
+        for n in s.nodes where n.name != "camera" {
+            if let t = n.lastTimestamp { lags[n.name, default: []].append((head.seconds - t.seconds) * 1000) }
+        }
+    }
     measuring.store(false, ordering: .relaxed)
     let after = runner.summary()
     let received = viewer.frames.load(ordering: .relaxed) - f0
@@ -109,6 +119,10 @@ func runLatencyBench() throws {
         String(format: "%d in %.1f s (%.1f fps), %d dropped", captured, wall, Double(captured) / wall,
                after.totalDrops - before.totalDrops))
     report("the viewer received (960×540 JPEG)", String(format: "%.1f fps", Double(received) / wall))
+    for (name, values) in lags.sorted(by: { $0.key < $1.key }) {
+        let v = values.sorted()
+        report("  \(name) trails the camera: p50 / p99", String(format: "%.0f / %.0f ms", v[v.count / 2], v[min(v.count - 1, v.count * 99 / 100)]))
+    }
     let sorted = latencies.withLock { $0 }.sorted()
     guard !sorted.isEmpty else { throw ControlError("no frame reached the viewer") }
     func at(_ p: Int) -> Double { sorted[min(sorted.count - 1, sorted.count * p / 100)] }

@@ -14,7 +14,8 @@ public struct DetectorNode: Node {
         the luma of every `every`-th frame, downscaled to `detect-width`, and tracks objects in \
         between (constant-velocity motion, ByteTrack-style two-pass IoU association gated by \
         disparity); every `full-every`-th detection scans the whole frame, the others only \
-        around the tracked objects. Types and their cascades (docs/detection.md): humanFace = \
+        around the tracked objects. With `spread` (the default) a detection's pyramid scales are \
+        shared out over its `every` frames, so the cost is even from frame to frame. Types and their cascades (docs/detection.md): humanFace = \
         haarcascade_frontalface_default (+ haarcascade_profileface: looking away), humanBody = \
         haarcascade_upperbody (+ fullbody), catFace = haarcascade_frontalcatface; `cascades` adds \
         any XML as type `custom`. Each detection has a stable `id`, a `groupID` tying a \
@@ -34,11 +35,16 @@ public struct DetectorNode: Node {
 
     @Parameter(default: ["humanFace"], "Object types: humanFace, humanBody, catFace") public var types: [String]
     @Parameter(default: [], "Extra cascade XML files, reported as type custom") public var cascades: [String]
+    @Parameter(default: .haar, "Cascade family: haar (OpenCV's default files) or lbp (several times cheaper; bodies stay Haar)")
+    public var model: CascadeModel
     @Parameter(default: 640, range: 0...8192, "Width the detector sees (0 = full resolution)") public var detectWidth: Int
     @Parameter(default: 3, range: 1...120, "Run the detector every N frames; track in between") public var every: Int
     @Parameter(default: 4, range: 1...1000,
                "Every N-th detection scans the whole frame; the others only around tracked objects (1 = always whole)")
     public var fullEvery: Int
+    @Parameter(default: true,
+               "Spread each detection over its `every` frames (each scans a share of the scales): no frame pays a whole scan")
+    public var spread: Bool
     @Parameter(default: 1.1, range: 1.01...2, "Pyramid scale factor (OpenCV scaleFactor)") public var scaleFactor: Double
     @Parameter(default: 3, range: 0...50, "Neighbours a confident detection needs (OpenCV minNeighbors)") public var minNeighbors: Int
     @Parameter(default: 24, range: 0...4096, "Smallest object side, in detector pixels") public var minSize: Int
@@ -52,6 +58,8 @@ public struct DetectorNode: Node {
     private var salient: [Int: Double] = [:]
     private var frame = 0
     private var round = 0
+    /// The detection in progress when it is spread over frames.
+    private var pending: CascadeMultiDetector.Round?
     /// The latest frame and map, for commands between frames.
     private var last: (Image, DisparityMap?)?
 
@@ -75,7 +83,8 @@ public struct DetectorNode: Node {
 
     private func makeDetector() throws -> CascadeMultiDetector {
         try CascadeMultiDetector(
-            types: types, extraCascades: cascades, profiles: profiles, detectWidth: detectWidth,
+            types: types, extraCascades: cascades, catalog: model == .lbp ? .lbp : .standard, profiles: profiles,
+            detectWidth: detectWidth,
             parameters: CascadeDetector.Parameters(scaleFactor: scaleFactor, minNeighbors: minNeighbors, minWidth: minSize,
                                                    minHeight: minSize, threads: threads))
     }
@@ -94,7 +103,16 @@ public struct DetectorNode: Node {
             let tracked = tracker.report().filter { $0.type != .salientObject }.map(\.bounds)
             let full = round % fullEvery == 0 || tracked.isEmpty
             round += 1
-            _ = try tracker.update(detector.observe(image, around: full ? nil : tracked), disparity: map)
+            pending = try detector.begin(image, around: full ? nil : tracked, parts: spread ? every : 1)
+        }
+        if var r = pending {
+            try detector.scan(image, into: &r)
+            pending = r.isComplete ? nil : r
+            if r.isComplete {
+                _ = tracker.update(r.observations, disparity: map)
+            } else {
+                _ = tracker.predict(disparity: map)
+            }
         } else {
             _ = tracker.predict(disparity: map)
         }
@@ -137,4 +155,12 @@ public struct DetectorNode: Node {
             throw NodeCommandError("node kind 'detector' has no command '\(command.name)'")
         }
     }
+}
+
+/// The cascade family a `detector` node loads for its types.
+public enum CascadeModel: String, ParameterEnum {
+    /// OpenCV's Haar cascades (haarcascade_frontalface_default, …).
+    case haar
+    /// OpenCV's LBP cascades where there is one (lbpcascade_frontalface_improved, …).
+    case lbp
 }

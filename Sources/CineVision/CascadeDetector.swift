@@ -69,8 +69,12 @@ public struct CascadeDetector: Sendable {
     }
 
     /// The raw windows accepted by the cascade at every scale, before grouping, in scale order.
+    ///
+    /// With `parts` > 1 only the scales whose index is `part` modulo `parts` are scanned: the
+    /// parts of one detection together are the whole scan (interleaved, so they cost about the
+    /// same), which spreads a whole-frame scan over several frames.
     public func candidates(pixels: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int,
-                           parameters: Parameters) throws -> [CascadeRect] {
+                           parameters: Parameters, part: Int = 0, of parts: Int = 1) throws -> [CascadeRect] {
         guard width > 0, height > 0 else {
             throw CascadeError(file: classifier.source, "cannot detect in an image of size \(width)x\(height)")
         }
@@ -80,7 +84,8 @@ public struct CascadeDetector: Sendable {
         guard parameters.minNeighbors >= 0 else {
             throw CascadeError(file: classifier.source, "minNeighbors must be ≥ 0, got \(parameters.minNeighbors)")
         }
-        let scales = scaleList(width: width, height: height, parameters: parameters)
+        let all = scaleList(width: width, height: height, parameters: parameters)
+        let scales = parts <= 1 ? all : all.indices.filter { $0 % parts == part }.map { all[$0] }
         if scales.isEmpty { return [] }
         let slots = ScaleResults(count: scales.count)
         let source = SendablePixels(pointer: pixels)

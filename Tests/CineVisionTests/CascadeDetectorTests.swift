@@ -242,3 +242,26 @@ struct CascadeDetectorTests {
         #expect(found > 0, "no profile detections at all: the test would prove nothing")
     }
 }
+
+@Suite struct SpreadDetectionTests {
+    /// A detection spread over 1, 2, 3 or 5 parts (each a share of the pyramid scales) gives, on
+    /// the same picture, exactly the whole scan's observations — and none before the last part.
+    @Test func spreadRoundsEqualTheWholeScan() throws {
+        var detector = try CascadeMultiDetector(types: ["humanFace"], detectWidth: 0,
+                                                parameters: CascadeDetector.Parameters(minNeighbors: 2))
+        detector.profilesInFullScans = true
+        let image = try CascadeFixtures.image("astronaut200")
+        let whole = try detector.observe(image)
+        #expect(!whole.isEmpty, "nothing found: the comparison would prove nothing")
+        for parts in [1, 2, 3, 5] {
+            var round = try detector.begin(image, parts: parts)
+            for part in 0..<parts {
+                #expect(!round.isComplete && round.observations.isEmpty, "\(parts) parts: done early at \(part)")
+                try detector.scan(image, into: &round)
+            }
+            #expect(round.isComplete)
+            #expect(round.observations.map(\.bounds) == whole.map(\.bounds), "\(parts) parts")
+            #expect(round.observations.map(\.confidence) == whole.map(\.confidence), "\(parts) parts")
+        }
+    }
+}
