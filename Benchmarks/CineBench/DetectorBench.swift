@@ -42,8 +42,11 @@ private func medianTime(runs: Int, _ body: () throws -> Void) rethrows -> Double
 func runDetectorBench() throws {
     print("\ndetector — cinegraph cascades vs OpenCV CascadeClassifier.detectMultiScale, same images, XML, parameters")
     let runs = Int(ProcessInfo.processInfo.environment["BENCH_DETECTOR_RUNS"] ?? "") ?? 3
+    // BENCH_DETECTOR_CASCADES=lbp (or haar) keeps the cascades whose path contains it.
     let cascades = ["/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml",
-                    "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"]
+                    "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"].filter {
+        $0.contains(ProcessInfo.processInfo.environment["BENCH_DETECTOR_CASCADES"] ?? "")
+    }
     guard cascades.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
         print("  skipped: opencv-data is not installed (scripts/setup.sh)")
         return

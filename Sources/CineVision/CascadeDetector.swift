@@ -155,8 +155,37 @@ public struct CascadeDetector: Sendable {
         var found: [CascadeRect] = []
         let evaluator = CascadeWindowEvaluator(classifier: c, model: buffers, integral: integral)
         defer { evaluator.release() }
+        // LBP stump cascades: the first stages for 8 positions at once, then OpenCV's walk over
+        // them (a position rejected by stage 0 skips the next one), the later stages one by one.
+        let vectorEnd = evaluator.hasVectorFirstStage ? xEnd : 0
+        let stages = c.stageCount
         for y in Swift.stride(from: 0, to: yEnd, by: step) {
             var x = 0
+            while x < vectorEnd {
+                // Stages 8 windows at a time while at least 3 of them are still in.
+                let first = evaluator.stage8(0, x: x, y: y, step: step)
+                var passed = first, next = 1
+                while next < stages && passed.nonzeroBitCount >= 3 {
+                    passed &= evaluator.stage8(next, x: x, y: y, step: step)
+                    next += 1
+                }
+                var i = 0
+                while i < 8 && x + i * step < xEnd {
+                    let bit: UInt8 = 1 << UInt8(i)
+                    guard first & bit != 0 else {
+                        i += 2  // rejected by stage 0: the next position is skipped
+                        continue
+                    }
+                    let px = x + i * step
+                    if passed & bit != 0 && (next == stages || evaluator.run(x: px, y: y, fromStage: next) > 0) {
+                        let rx = Int((Float(px) * scale).rounded(.toNearestOrEven))
+                        let ry = Int((Float(y) * scale).rounded(.toNearestOrEven))
+                        found.append(CascadeRect(x: rx, y: ry, width: min(outW, width - rx), height: min(outH, height - ry)))
+                    }
+                    i += 1
+                }
+                x += i * step
+            }
             while x < xEnd {
                 let r = evaluator.run(x: x, y: y)
                 if r > 0 {

@@ -25,13 +25,19 @@ public struct IntegralImage: @unchecked Sendable {
     public var tiltedOffset: Int { stride * (height + 1) }
     private let storage: Storage
 
+    /// Readable entries after the last table (vector loads that run past the last window).
+    static let padding = 32
+
     /// Owns the three tables.
     private final class Storage: @unchecked Sendable {
         let sum: UnsafeMutableBufferPointer<Int32>
         let sq: UnsafeMutableBufferPointer<UInt32>
         let tilted: UnsafeMutableBufferPointer<Int32>
         init(count: Int, squares: Bool, tilted t: Bool) {
-            let both = UnsafeMutableBufferPointer<Int32>.allocate(capacity: t ? 2 * count : count)
+            // 32 spare entries at the end: vector window evaluation reads up to 16 past the last
+            // window's corner (CascadeWindowEvaluator.firstStage8).
+            let both = UnsafeMutableBufferPointer<Int32>.allocate(capacity: (t ? 2 * count : count) + IntegralImage.padding)
+            (both.baseAddress! + (t ? 2 * count : count)).initialize(repeating: 0, count: IntegralImage.padding)
             sum = UnsafeMutableBufferPointer(rebasing: both[0..<count])
             tilted = UnsafeMutableBufferPointer(rebasing: both[count..<(t ? 2 * count : count)])
             sq = .allocate(capacity: squares ? count : 0)
