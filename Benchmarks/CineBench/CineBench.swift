@@ -7,6 +7,7 @@ import CineNodes
 import CineVision
 import Dispatch
 import Foundation
+import Synchronization
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
@@ -28,8 +29,39 @@ func shell(_ command: String) throws -> Double {
     return now() - t0
 }
 
+/// Every figure reported so far, for the closing table of `make bench`.
+let reported = Mutex<[(name: String, value: String)]>([])
+
 func report(_ name: String, _ value: String) {
     print(String(format: "%-58@ %@", name as NSString, value))
+    reported.withLock { $0.append((name, value)) }
+}
+
+/// The closing table of a full run: the whole graph's figures first (live fps and drops, CPU,
+/// memory, latency, render speed), then each issue's headline beside its peer.
+func printSummaryTable() {
+    let lines = reported.withLock { $0 }
+    let wanted: [(title: String, match: String)] = [
+        ("whole graph, 1080p live", "asset frames kept"), ("", "CPU: both cores"), ("", "peak resident memory"),
+        ("", "capture → WebSocket send"), ("", "frames captured / dropped"),
+        ("render", "render 1080p, bokeh standard"), ("", "peer: gst-launch decode + x264"),
+        ("disparity vs OpenCV SGBM", "slowest speed-up vs SGBM_3WAY, 1 thread, 3 paths"),
+        ("", "pairs with bad-2.0"), ("", "disparity live default"),
+        ("detector vs OpenCV", "lbpcascade_frontalface_improved.xml 640x480 1T"),
+        ("", "haarcascade_frontalface_default.xml 640x480 1T"), ("", "live 640x360 faces, node defaults"),
+        ("stabilizer vs vid.stab", "speed ratio cinegraph / vid.stab"), ("", "] cinegraph cinematic"),
+        ("", "] vid.stab smoothing"),
+        ("viewfinder", "preview JPEG q75 1080p → 960"), ("", "peer: gst videoscale+jpegenc"),
+        ("runtime", "runtime: µs per packet per edge"), ("", "ingest ratio"), ("", "egress ratio"),
+    ]
+    print("\nsummary — the whole graph and each stage beside its peer (this run)")
+    var section = ""
+    for (title, match) in wanted {
+        if !title.isEmpty { section = title }
+        for line in lines where line.name.contains(match) {
+            print(String(format: "%-26@ %-58@ %@", section as NSString, line.name as NSString, line.value))
+        }
+    }
 }
 
 @main
@@ -144,5 +176,6 @@ struct CineBench {
         try runLiveBench()
         try runViewfinderBench()
         try runLatencyBench()
+        printSummaryTable()
     }
 }

@@ -17,9 +17,28 @@ func runLiveBench() throws {
     try? FileManager.default.removeItem(atPath: dir)
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
+    // BENCH_LIVE_BAKED=960|1280|1920 adds a baked live output beside the graph: the preview bokeh
+    // recorded as a movie (960), or a bokeh at that width of its own recorded (x264 ultrafast).
+    var config = "graphs/cinematic.conf"
+    if let baked = ProcessInfo.processInfo.environment["BENCH_LIVE_BAKED"].flatMap(Int.init) {
+        var text = try String(contentsOfFile: config, encoding: .utf8)
+        if baked == 960 {
+            text += "  baked: { kind: movie, video: bokeh.video, preset: ultrafast, path: \(dir)/baked.mp4 }\n"
+        } else {
+            text += """
+                  baked-size: { kind: resize, video: camera.left, width: \(baked) }
+                  baked-bokeh: { kind: bokeh, image: baked-size.resized, disparity: disparity.disparity, focus: focus.focus }
+                  baked: { kind: movie, video: baked-bokeh.video, preset: ultrafast, path: \(dir)/baked.mp4 }
+
+                """
+        }
+        config = "\(dir)/cinematic-baked.conf"
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        print("  with a baked \(baked)-wide bokeh movie beside it (\(dir)/baked.mp4)")
+    }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: bin)
-    p.arguments = ["run", "graphs/cinematic.conf", "--duration", "\(seconds)s", "--quiet", "--set", "camera.size=\(size)",
+    p.arguments = ["run", config, "--duration", "\(seconds)s", "--quiet", "--set", "camera.size=\(size)",
                    "--set", "asset.path=\(dir)/live.cine.mkv", "--set", "meta.path=\(dir)/live.jsonl",
                    "--set", "viewfinder.port=0"]
     let errors = Pipe()
@@ -39,6 +58,10 @@ func runLiveBench() throws {
     if let table = text.range(of: "Summary of") { print(text[table.lowerBound...].trimmingCharacters(in: .whitespacesAndNewlines)) }
     let frames = try MediaProbe.inspect(path: "\(dir)/live.cine.mkv", timeout: 60).frameCount
     report("asset frames kept (of \(seconds * 30) captured)", "\(frames)")
+    if FileManager.default.fileExists(atPath: "\(dir)/baked.mp4") {
+        let baked = try MediaProbe.inspect(path: "\(dir)/baked.mp4", timeout: 60)
+        report("baked movie frames (\(baked.width)x\(baked.height))", "\(baked.frameCount)")
+    }
     report("CPU: both cores' busy share over the run", String(format: "%.0f %% (%.1f s CPU in %.1f s)", cpu / wall / 2 * 100, cpu, wall))
     report("peak resident memory", String(format: "%.0f MB", Double(peak.peakKiB) / 1024))
 }

@@ -94,6 +94,10 @@ public struct CascadeMultiDetector: Sendable {
         /// The observations, once complete (empty before).
         public internal(set) var observations: [TrackerObservation] = []
         mutating func finishPart() { done += 1 }
+        mutating func abandon() {
+            done = parts
+            observations = []
+        }
     }
 
     /// One cascade on one window of the plane.
@@ -104,15 +108,17 @@ public struct CascadeMultiDetector: Sendable {
         var mirrored: Bool
     }
 
-    /// Scans the next part of `round` on `image` (the frame of this instant; same size as the
-    /// round's first); with the last part the round's observations are ready.
-    /// - Throws: ``CascadeError`` for other formats or a frame of another size.
+    /// Scans the next part of `round` on `image` (the frame of this instant); with the last part
+    /// the round's observations are ready. A frame of another size than the round's first ends
+    /// the round at once with no observations (the stream changed size; the next round plans anew).
+    /// - Throws: ``CascadeError`` for other formats.
     public func scan(_ image: Image, into round: inout Round) throws {
         guard !round.isComplete else { return }
         let p = image.plane(0)
         let size = try detectionSize(image)
         guard size.width == round.width, size.height == round.height else {
-            throw CascadeError(file: "detector", "the frame size changed during a detection round")
+            round.abandon()
+            return
         }
         let src = UnsafePointer(p.base.assumingMemoryBound(to: UInt8.self))
         if size.width < p.width {
