@@ -66,7 +66,7 @@ public final class AssetWriter: @unchecked Sendable {
             ? "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=quant quantizer=0"
             : "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=qual quantizer=18"
         let keyInterval = max(1, Int(header.fps.rounded()))
-        var d = "matroskamux name=mux writing-app=cinegraph ! filesink location=\(quoted) "
+        var d = "matroskamux name=mux writing-app=cinegraph ! \(MovieFormat.writeBehindQueue) ! filesink location=\(quoted) "
         d += "appsrc name=video ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! videoconvert ! "
         d += "video/x-raw,format=I420 ! \(x264) key-int-max=\(keyInterval) ! h264parse ! queue ! mux.video_%u "
         if header.disparityWidth != nil {

@@ -92,6 +92,13 @@ public enum MovieFormat {
         return ext
     }
 
+    /// Between the muxer and the `filesink`: up to 128 MB of muxed data (≈ 30 s of 1080p at the
+    /// asset's quality) waits there while the disk stalls — page-cache writeback on a busy
+    /// disk blocks `write()` for seconds — so the encoder and the live graph never wait on the
+    /// disk. Normally empty (it drains as fast as the disk takes it), so an interruption loses
+    /// no more than it did without it.
+    static let writeBehindQueue = "queue name=writebehind max-size-buffers=0 max-size-time=0 max-size-bytes=134217728"
+
     /// The muxer as it appears in a pipeline, named `mux`. MP4 and MOV are written fragmented
     /// (a fragment per second) so that a recording cut short still plays up to its last fragment.
     static func muxerDescription(container: String) -> String {

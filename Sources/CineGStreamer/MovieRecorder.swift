@@ -85,7 +85,7 @@ public final class MovieRecorder: @unchecked Sendable {
         ]
         if let parser = MovieFormat.parser(forEncoder: encoder) { video.append(parser) }
         video += [
-            "queue", MovieFormat.muxerDescription(container: container),
+            "queue", MovieFormat.muxerDescription(container: container), MovieFormat.writeBehindQueue,
             "filesink location=\(Self.quoted(path))",
         ]
         var description = video.joined(separator: " ! ")

@@ -23,6 +23,19 @@ typealias CostVector = SIMD16<UInt16>
     return m
 }
 
+/// The smallest lane by halving (16 → 8 → 4 → 2 → 1 lanes, one `vpminuw` each): for minima
+/// of values built in a loop, where LLVM does not form `vphminposuw` from ``smallestLane(_:)``
+/// and falls back to extracting lanes one by one.
+@_transparent func smallestLaneByHalves(_ v: CostVector) -> UInt16 {
+    var h = v.lowHalf
+    for i in 0..<8 { h[i] = Swift.min(v.lowHalf[i], v.highHalf[i]) }
+    var q = h.lowHalf
+    for i in 0..<4 { q[i] = Swift.min(h.lowHalf[i], h.highHalf[i]) }
+    var p = q.lowHalf
+    for i in 0..<2 { p[i] = Swift.min(q.lowHalf[i], q.highHalf[i]) }
+    return Swift.min(p[0], p[1])
+}
+
 /// Eight packed `(cost << 8) | disparity` keys: the minimum of keys is the cheapest disparity,
 /// the smaller one on ties.
 typealias KeyVector = SIMD8<UInt32>
@@ -273,7 +286,7 @@ struct SemiGlobalAggregator {
             second = minimum(second, load(s + v * 16) | hide)
             lane &+= CostVector(repeating: 16)
         }
-        let runnerUp = Int(smallestLane(second))
+        let runnerUp = Int(smallestLaneByHalves(second))
         let b = Int(best)
         let index = y * width + x
         if uniqueness > 0 && runnerUp * 100 < b * (100 + uniqueness) {
