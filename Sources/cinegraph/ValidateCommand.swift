@@ -27,9 +27,11 @@ struct ValidateCommand: ParsableCommand {
     }
 }
 
+/// Writes a line to stderr in one `write` (events arrive from several node threads at once;
+/// `print(_:terminator:to:)` writes the text and the newline separately, so lines interleaved).
 func printError(_ s: String, terminator: String = "\n") {
     var stderr = StandardError()
-    print(s, terminator: terminator, to: &stderr)
+    stderr.write(s + terminator)
 }
 
 struct StandardError: TextOutputStream {
