@@ -153,11 +153,18 @@ public struct CascadeDetector: Sendable {
         let outW = Int((Float(c.windowWidth) * scale).rounded(.toNearestOrEven))
         let outH = Int((Float(c.windowHeight) * scale).rounded(.toNearestOrEven))
         var found: [CascadeRect] = []
+        /// Records the window at (x, y), clipped to the image as OpenCV does (a window can round
+        /// past the border).
+        func accept(_ x: Int, _ y: Int) {
+            let rx = Int((Float(x) * scale).rounded(.toNearestOrEven))
+            let ry = Int((Float(y) * scale).rounded(.toNearestOrEven))
+            found.append(CascadeRect(x: rx, y: ry, width: min(outW, width - rx), height: min(outH, height - ry)))
+        }
         let evaluator = CascadeWindowEvaluator(classifier: c, model: buffers, integral: integral)
         defer { evaluator.release() }
         // LBP stump cascades: the first stages for 8 positions at once, then OpenCV's walk over
         // them (a position rejected by stage 0 skips the next one), the later stages one by one.
-        let vectorEnd = evaluator.hasVectorFirstStage ? xEnd : 0
+        let vectorEnd = evaluator.hasVectorStages ? xEnd : 0
         let stages = c.stageCount
         for y in Swift.stride(from: 0, to: yEnd, by: step) {
             var x = 0
@@ -178,9 +185,7 @@ public struct CascadeDetector: Sendable {
                     }
                     let px = x + i * step
                     if passed & bit != 0 && (next == stages || evaluator.run(x: px, y: y, fromStage: next) > 0) {
-                        let rx = Int((Float(px) * scale).rounded(.toNearestOrEven))
-                        let ry = Int((Float(y) * scale).rounded(.toNearestOrEven))
-                        found.append(CascadeRect(x: rx, y: ry, width: min(outW, width - rx), height: min(outH, height - ry)))
+                        accept(px, y)
                     }
                     i += 1
                 }
@@ -188,12 +193,7 @@ public struct CascadeDetector: Sendable {
             }
             while x < xEnd {
                 let r = evaluator.run(x: x, y: y)
-                if r > 0 {
-                    // Clipped to the image, as OpenCV does (a window can round past the border).
-                    let rx = Int((Float(x) * scale).rounded(.toNearestOrEven))
-                    let ry = Int((Float(y) * scale).rounded(.toNearestOrEven))
-                    found.append(CascadeRect(x: rx, y: ry, width: min(outW, width - rx), height: min(outH, height - ry)))
-                }
+                if r > 0 { accept(x, y) }
                 x += r == 0 ? 2 * step : step
             }
         }

@@ -200,7 +200,7 @@ struct CascadeWindowEvaluator {
     }
 
     /// Whether ``stage8(_:x:y:step:)`` applies (LBP stump cascades).
-    var hasVectorFirstStage: Bool { kind == .lbp && useStumps && stages > 0 }
+    var hasVectorStages: Bool { kind == .lbp && useStumps && stages > 0 }
 
     /// One stage of an LBP stump cascade at 8 window positions x, x + step, …, x + 7·step (step
     /// 1 or 2) at once: bit i of the result is set when position i passes it. Most windows end
