@@ -38,9 +38,9 @@ public struct DisparityNode: Node {
     public var maxDisparity: Int
     @Parameter(default: 5, range: 3...5, "Aggregation paths: 3 (horizontal + vertical) or 5 (+ diagonals)")
     public var paths: Int
-    @Parameter(default: 10, range: 0...1000, "Penalty for a one-pixel disparity step (census cost units)")
+    @Parameter(default: 10, range: 0...191, "Penalty for a one-pixel disparity step (census cost units)")
     public var p1: Int
-    @Parameter(default: 120, range: 1...4000, "Penalty for a larger disparity jump (lowered across image edges)")
+    @Parameter(default: 120, range: 1...192, "Penalty for a larger disparity jump (lowered across image edges, at most 192)")
     public var p2: Int
     @Parameter(default: true, "Sub-pixel refinement (equiangular fit)") public var subpixel: Bool
     @Parameter(default: true, "Left-right consistency check") public var lrCheck: Bool

@@ -1,39 +1,79 @@
 // SemiGlobalAggregator: the heart of the matcher — census Hamming costs, semi-global path
-// aggregation with SIMD across disparities (16 UInt16 lanes), winner-take-all with uniqueness,
+// aggregation with SIMD across disparities (32 UInt8 lanes), winner-take-all with uniqueness,
 // equiangular sub-pixel, and the left-right check — one row at a time, so the cost volume never
 // exists beyond one row.
 
-/// Sixteen disparities of path cost: one AVX2 register with `-target-cpu haswell`.
+/// Thirty-two disparities of path cost in bytes: one AVX2 register.
+///
+/// Bytes are enough: a census cost is at most 62 and a path value at most cost + P2 (P2 ≤ 192),
+/// so every path value stays below the pad value 255.
+typealias PathVector = SIMD32<UInt8>
+
+/// Sixteen aggregated sums (UInt16 lanes).
 typealias CostVector = SIMD16<UInt16>
 
-/// Lane-wise minimum written as a lane loop, which LLVM turns into one `vpminuw`
-/// (the standard library's `pointwiseMin` is an out-of-line call).
-@_transparent func minimum(_ a: CostVector, _ b: CostVector) -> CostVector {
-    var r = a
-    for i in 0..<16 { r[i] = Swift.min(a[i], b[i]) }
+// The helpers below are lane loops over 16-lane halves: LLVM turns each into one 256-bit
+// instruction (`vpminub`, `vpermt2b`, `vpmovzxbw` …) even inside large loops, which it does not
+// reliably do for 32-lane loops.
+
+/// Lane-wise minimum (one `vpminub`).
+@_transparent func minimum(_ a: PathVector, _ b: PathVector) -> PathVector {
+    var l = a.lowHalf, h = a.highHalf
+    for i in 0..<16 { l[i] = Swift.min(a.lowHalf[i], b.lowHalf[i]) }
+    for i in 0..<16 { h[i] = Swift.min(a.highHalf[i], b.highHalf[i]) }
+    return PathVector(lowHalf: l, highHalf: h)
+}
+
+/// The state one disparity lower: lane i holds `v[i − 1]`, lane 0 the last lane of `below`.
+@_transparent func shiftedDown(_ v: PathVector, _ below: PathVector) -> PathVector {
+    var l = v.lowHalf, h = v.highHalf
+    l[0] = below.highHalf[15]
+    for i in 1..<16 { l[i] = v.lowHalf[i - 1] }
+    h[0] = v.lowHalf[15]
+    for i in 1..<16 { h[i] = v.highHalf[i - 1] }
+    return PathVector(lowHalf: l, highHalf: h)
+}
+
+/// The state one disparity higher: lane i holds `v[i + 1]`, lane 31 the first lane of `above`.
+@_transparent func shiftedUp(_ v: PathVector, _ above: PathVector) -> PathVector {
+    var l = v.lowHalf, h = v.highHalf
+    for i in 0..<15 { l[i] = v.lowHalf[i + 1] }
+    l[15] = v.highHalf[0]
+    for i in 0..<15 { h[i] = v.highHalf[i + 1] }
+    h[15] = above.lowHalf[0]
+    return PathVector(lowHalf: l, highHalf: h)
+}
+
+/// Lanes 0 … 15 widened to UInt16 (one `vpmovzxbw`).
+@_transparent func widenedLow(_ v: PathVector) -> CostVector {
+    var r = CostVector()
+    for i in 0..<16 { r[i] = UInt16(v.lowHalf[i]) }
     return r
 }
 
-/// The smallest lane: written so that LLVM emits `vpminuw` of the halves + `vphminposuw`.
-@_transparent func smallestLane(_ v: CostVector) -> UInt16 {
-    var h = v.lowHalf
-    for i in 0..<8 { h[i] = Swift.min(v.lowHalf[i], v.highHalf[i]) }
-    var m = h[0]
-    for i in 1..<8 { m = Swift.min(m, h[i]) }
-    return m
+/// Lanes 16 … 31 widened to UInt16.
+@_transparent func widenedHigh(_ v: PathVector) -> CostVector {
+    var r = CostVector()
+    for i in 0..<16 { r[i] = UInt16(v.highHalf[i]) }
+    return r
 }
 
-/// The smallest lane by halving (16 → 8 → 4 → 2 → 1 lanes, one `vpminuw` each): for minima
-/// of values built in a loop, where LLVM does not form `vphminposuw` from ``smallestLane(_:)``
-/// and falls back to extracting lanes one by one.
-@_transparent func smallestLaneByHalves(_ v: CostVector) -> UInt16 {
-    var h = v.lowHalf
-    for i in 0..<8 { h[i] = Swift.min(v.lowHalf[i], v.highHalf[i]) }
-    var q = h.lowHalf
-    for i in 0..<4 { q[i] = Swift.min(h.lowHalf[i], h.highHalf[i]) }
-    var p = q.lowHalf
-    for i in 0..<2 { p[i] = Swift.min(q.lowHalf[i], q.highHalf[i]) }
-    return Swift.min(p[0], p[1])
+/// The smallest lane in every lane: the halves' minimum, then four shuffle-and-minimum steps.
+/// Written as whole-vector steps, because LLVM turns a reduction to one scalar into a chain of
+/// lane extracts.
+@_transparent func allMinimum(_ v: PathVector) -> PathVector {
+    var m = v.lowHalf
+    for i in 0..<16 { m[i] = Swift.min(v.lowHalf[i], v.highHalf[i]) }
+    var t = m
+    for i in 0..<16 { t[i] = m[i ^ 8] }
+    for i in 0..<16 { m[i] = Swift.min(m[i], t[i]) }
+    for i in 0..<16 { t[i] = m[i ^ 4] }
+    for i in 0..<16 { m[i] = Swift.min(m[i], t[i]) }
+    for i in 0..<16 { t[i] = m[i ^ 2] }
+    for i in 0..<16 { m[i] = Swift.min(m[i], t[i]) }
+    for i in 0..<16 { t[i] = m[i ^ 1] }
+    for i in 0..<16 { m[i] = Swift.min(m[i], t[i]) }
+    return PathVector(lowHalf: m, highHalf: m)
 }
 
 /// Eight packed `(cost << 8) | disparity` keys: the minimum of keys is the cheapest disparity,
@@ -47,30 +87,50 @@ typealias KeyVector = SIMD8<UInt32>
     return r
 }
 
-/// Keys for eight costs starting at disparity `first`: `(cost << 8) | (first + lane)`.
-@_transparent func keys(_ costs: SIMD8<UInt16>, first: KeyVector) -> KeyVector {
-    var r = first
-    for i in 0..<8 { r[i] = UInt32(costs[i]) << 8 | first[i] }
+/// Lane-wise maximum of keys (one `vpmaxud`).
+@_transparent func maximum(_ a: KeyVector, _ b: KeyVector) -> KeyVector {
+    var r = a
+    for i in 0..<8 { r[i] = Swift.max(a[i], b[i]) }
     return r
 }
 
-/// The smallest key.
-@_transparent func smallestKey(_ v: KeyVector) -> UInt32 {
-    var h = v.lowHalf
-    for i in 0..<4 { h[i] = Swift.min(v.lowHalf[i], v.highHalf[i]) }
-    return Swift.min(Swift.min(h[0], h[1]), Swift.min(h[2], h[3]))
+/// Keys for eight sums starting at disparity `first`: `(sum << 8) | (first + lane)`.
+@_transparent func keys(_ sums: SIMD8<UInt16>, first: KeyVector) -> KeyVector {
+    var r = first
+    for i in 0..<8 { r[i] = UInt32(sums[i]) << 8 | first[i] }
+    return r
+}
+
+/// The smallest key in every lane (see ``allMinimum(_:)-PathVector``).
+@_transparent func allMinimum(_ v: KeyVector) -> KeyVector {
+    var m = v, t = v
+    for i in 0..<8 { t[i] = m[i ^ 4] }
+    for i in 0..<8 { m[i] = Swift.min(m[i], t[i]) }
+    for i in 0..<8 { t[i] = m[i ^ 2] }
+    for i in 0..<8 { m[i] = Swift.min(m[i], t[i]) }
+    for i in 0..<8 { t[i] = m[i ^ 1] }
+    for i in 0..<8 { m[i] = Swift.min(m[i], t[i]) }
+    return m
 }
 
 /// Eight census signatures.
 typealias SignatureVector = SIMD8<UInt64>
 
-/// Hamming distances of `signature` to eight signatures (`vpxorq` + `vpopcntq` + `vpmovqw` with
+/// Hamming distances of `signature` to eight signatures (`vpxorq` + `vpopcntq` + `vpmovqb` with
 /// AVX-512 VPOPCNTDQ; a nibble-table popcount with AVX2).
-@_transparent func hamming(_ signature: SignatureVector, _ others: UnsafePointer<UInt64>) -> SIMD8<UInt16> {
+@_transparent func hamming(_ signature: SignatureVector, _ others: UnsafePointer<UInt64>) -> SIMD8<UInt8> {
     let x = UnsafeRawPointer(others).loadUnaligned(as: SignatureVector.self) ^ signature
-    var r = SIMD8<UInt16>()
-    for i in 0..<8 { r[i] = UInt16(truncatingIfNeeded: x[i].nonzeroBitCount) }
+    var r = SIMD8<UInt8>()
+    for i in 0..<8 { r[i] = UInt8(truncatingIfNeeded: x[i].nonzeroBitCount) }
     return r
+}
+
+@inline(__always) func load(_ p: UnsafePointer<UInt8>) -> PathVector {
+    UnsafeRawPointer(p).loadUnaligned(as: PathVector.self)
+}
+
+@inline(__always) func store(_ v: PathVector, _ p: UnsafeMutablePointer<UInt8>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: PathVector.self)
 }
 
 @inline(__always) func load(_ p: UnsafePointer<UInt16>) -> CostVector {
@@ -81,15 +141,28 @@ typealias SignatureVector = SIMD8<UInt64>
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: CostVector.self)
 }
 
-/// One semi-global aggregation step for 16 disparities: the cost plus the cheapest way to
-/// arrive from the previous pixel on the path (same disparity, ±1 with `p1`, any with `p2`),
-/// minus the previous minimum so values stay bounded by `cost + p2`.
+/// One semi-global aggregation step for 32 disparities: the cost plus the cheapest way to
+/// arrive from the previous pixel on the path — the same disparity, ±1 with P1 (`down`, `up`:
+/// the previous state shifted by one disparity), or any with P2 — minus the previous minimum
+/// `prevMin`, so that values stay bounded by cost + P2:
+///
+///     L = c + min(prev − m, min(min(down, up) − m, P2 − P1) + P1)
+///
+/// which equals the textbook `c + min(prev, down + P1, up + P1, m + P2) − m` but never leaves
+/// the byte range (`p2p1` is P2 − P1).
 @_transparent func pathStep(
-    _ c: CostVector, _ prev: UnsafePointer<UInt16>, _ p1: CostVector, _ jump: CostVector, _ prevMin: CostVector
-) -> CostVector {
-    let same = load(prev)
-    let step = minimum(load(prev - 1), load(prev + 1)) &+ p1
-    return c &+ minimum(minimum(same, jump), step) &- prevMin
+    _ c: PathVector, _ prev: PathVector, _ down: PathVector, _ up: PathVector, _ p1: PathVector,
+    _ p2p1: PathVector, _ prevMin: PathVector
+) -> PathVector {
+    c &+ minimum(prev &- prevMin, minimum(minimum(down, up) &- prevMin, p2p1) &+ p1)
+}
+
+/// ``pathStep(_:_:_:_:_:_:_:)`` along a path whose previous state was stored a pixel earlier
+/// (vertical and diagonal paths: the previous row), read with unaligned loads at ±1.
+@_transparent func pathStep(
+    _ c: PathVector, _ prev: UnsafePointer<UInt8>, _ p1: PathVector, _ p2p1: PathVector, _ prevMin: PathVector
+) -> PathVector {
+    pathStep(c, load(prev), load(prev - 1), load(prev + 1), p1, p2p1, prevMin)
 }
 
 /// Semi-global matching over a band of rows of census signatures.
@@ -97,12 +170,12 @@ struct SemiGlobalAggregator {
     /// Processing width and height.
     let width: Int
     let height: Int
-    /// Disparities searched (multiple of 16).
+    /// Disparities searched (a multiple of 32).
     let disparities: Int
     /// Small-step penalty.
-    let p1: UInt16
+    let p1: UInt8
     /// Large-jump penalty by |ΔI| along the path (`p2 · 8 / (8 + |ΔI|)`, at least p1 + 1).
-    let p2Table: [UInt16]
+    let p2Table: [UInt8]
     /// Include the diagonal paths.
     let diagonals: Bool
     /// Equiangular sub-pixel fit.
@@ -113,202 +186,294 @@ struct SemiGlobalAggregator {
     let uniqueness: Int
 
     /// Cost given to disparities that fall outside the right view (d > x).
-    static let outsideCost: UInt16 = UInt16(CensusTransform.bitCount / 2)
+    static let outsideCost = UInt8(CensusTransform.bitCount / 2)
+
+    /// The largest P2 that keeps path values in a byte below the pad (cost + P2 < 255).
+    static let largestP2 = 254 - CensusTransform.bitCount
+
+    /// An aggregator; `p2Table` holds P2 by |ΔI| (each in p1 + 1 … ``largestP2``).
+    init(
+        width: Int, height: Int, disparities: Int, p1: Int, p2Table: [Int], diagonals: Bool, subpixel: Bool,
+        leftRightCheck: Bool, uniqueness: Int
+    ) {
+        precondition(disparities % 32 == 0 && p2Table.allSatisfy { $0 > p1 && $0 <= Self.largestP2 })
+        self.width = width
+        self.height = height
+        self.disparities = disparities
+        self.p1 = UInt8(p1)
+        self.p2Table = p2Table.map { UInt8($0) }
+        self.diagonals = diagonals
+        self.subpixel = subpixel
+        self.leftRightCheck = leftRightCheck
+        self.uniqueness = uniqueness
+    }
 
     /// Matches `rows` in order (`rows` may run upwards, then the vertical paths come from
     /// below), writing the disparity in processing pixels (negative = invalid) and the
     /// confidence (0–255) of each pixel.
     ///
-    /// Cost model per pixel, D disparities: D popcounts for the costs; per path and 16
-    /// disparities 3 unaligned loads, 2 adds, 3 mins, 1 add + 1 sub, 1 store (≈ 11 vector ops;
-    /// 5 paths ≈ 55 per 16 disparities); WTA ≈ 3 vector ops per 16; the right-view winners
-    /// ≈ 6 vector ops per 16. Memory: one row of costs and sums (2 × W × D × 2 bytes) and the
-    /// path rows, all in L2.
+    /// Each row takes three passes, so that no pass waits on a long chain of dependent
+    /// instructions:
+    /// 1. Costs: D Hamming distances per pixel, eight per vector (`vpxorq` + `vpopcntq`).
+    /// 2. Paths: pixel x's forward paths (left→right, vertical, diagonals) and pixel w − 1 − x's
+    ///    right→left path in the same iteration. The two horizontal paths are chains from
+    ///    pixel to pixel; interleaved, each hides the other's latency. Their previous state is
+    ///    reloaded whole (store-to-load forwarding works) and the ±1-disparity neighbours come
+    ///    from register shuffles, not from unaligned reloads of a just-written vector.
+    /// 3. Decisions: sums, winner-take-all with the runner-up for uniqueness (the two smallest
+    ///    keys per lane), the right-view keys for the left-right check, sub-pixel, confidence.
+    ///
+    /// Cost per pixel and 32 disparities: 4 popcount vectors; per path ≈ 9 vector ops; the
+    /// forward sums ≈ 3 per path; decisions ≈ 36. Memory: the byte costs and backward path, the
+    /// forward sums (4 × W × D bytes) and the path rows, all in L2.
     func run(
         rows: StrideTo<Int>, left: UnsafePointer<UInt64>, right: UnsafePointer<UInt64>,
         luma: UnsafePointer<UInt8>, workspace ws: SemiGlobalWorkspace,
         disparity out: UnsafeMutablePointer<Float>, confidence conf: UnsafeMutablePointer<UInt8>
     ) {
-        let w = width, D = disparities, vectors = D / 16
         ws.resetPaths(row: 0)
         ws.resetPaths(row: 1)
-        let p1v = CostVector(repeating: p1)
         var prevRow = 0
         var previousY = -1
-        let reciprocalStorage = Self.reciprocalTable
-        reciprocalStorage.withUnsafeBufferPointer { r in p2Table.withUnsafeBufferPointer { p2t in
-            let reciprocals = r.baseAddress!
+        Self.reciprocalTable.withUnsafeBufferPointer { r in p2Table.withUnsafeBufferPointer { p2t in
             for y in rows {
                 let curRow = 1 - prevRow
-                let cl = left + y * w, cr = right + y * w
-                let g = luma + y * w
-                let gp = previousY >= 0 ? luma + previousY * w : g
-                let cost = ws.cost, total = ws.total
-                let vMinPrev = ws.stateMin(row: prevRow, path: 0), vMinCur = ws.stateMin(row: curRow, path: 0)
-                let aMinPrev = ws.stateMin(row: prevRow, path: 1), aMinCur = ws.stateMin(row: curRow, path: 1)
-                let bMinPrev = ws.stateMin(row: prevRow, path: 2), bMinCur = ws.stateMin(row: curRow, path: 2)
-                var hPrev = ws.horizontal + 8, hCur = ws.horizontal + ws.slot + 8
-                hPrev.update(repeating: 0, count: D)
-                let reversed = ws.reversedRight
-                for k in 0..<w { reversed[k] = cr[w - 1 - k] }
-                var hMin: UInt16 = 0
-
-                // Forward pass: costs, then left→right, vertical and diagonal paths.
-                for x in 0..<w {
-                    let c = cost + x * D
-                    // Costs: the right view reversed makes pixel x's candidates x, x − 1, …
-                    // consecutive, eight Hamming distances per vector.
-                    let sig = SignatureVector(repeating: cl[x])
-                    let candidates = reversed + (w - 1 - x)
-                    for o in stride(from: 0, to: D, by: 8) {
-                        UnsafeMutableRawPointer(c + o).storeBytes(
-                            of: hamming(sig, candidates + o), as: SIMD8<UInt16>.self)
-                    }
-                    if x < D - 1 { for d in (x + 1)..<D { c[d] = Self.outsideCost } }
-
-                    let gx = Int(g[x])
-                    let p2h = p2t[abs(gx - Int(g[Swift.max(0, x - 1)]))]
-                    let p2v = p2t[abs(gx - Int(gp[x]))]
-                    let vPrev = ws.state(row: prevRow, path: 0, slot: x + 1)
-                    let vCur = ws.state(row: curRow, path: 0, slot: x + 1)
-                    let mh = CostVector(repeating: hMin), mv = CostVector(repeating: vMinPrev[x + 1])
-                    let jh = CostVector(repeating: hMin &+ p2h), jv = CostVector(repeating: vMinPrev[x + 1] &+ p2v)
-                    var accH = CostVector(repeating: .max), accV = accH
-                    let s = total + x * D
-                    if diagonals {
-                        let p2a = p2t[abs(gx - Int(gp[Swift.max(0, x - 1)]))]
-                        let p2b = p2t[abs(gx - Int(gp[Swift.min(w - 1, x + 1)]))]
-                        let aPrev = ws.state(row: prevRow, path: 1, slot: x)
-                        let aCur = ws.state(row: curRow, path: 1, slot: x + 1)
-                        let bPrev = ws.state(row: prevRow, path: 2, slot: x + 2)
-                        let bCur = ws.state(row: curRow, path: 2, slot: x + 1)
-                        let ma = CostVector(repeating: aMinPrev[x]), mb = CostVector(repeating: bMinPrev[x + 2])
-                        let ja = CostVector(repeating: aMinPrev[x] &+ p2a),
-                            jb = CostVector(repeating: bMinPrev[x + 2] &+ p2b)
-                        var accA = accH, accB = accH
-                        for v in 0..<vectors {
-                            let o = v * 16
-                            let cv = load(c + o)
-                            let lh = pathStep(cv, hPrev + o, p1v, jh, mh)
-                            let lv = pathStep(cv, vPrev + o, p1v, jv, mv)
-                            let la = pathStep(cv, aPrev + o, p1v, ja, ma)
-                            let lb = pathStep(cv, bPrev + o, p1v, jb, mb)
-                            store(lh, hCur + o); store(lv, vCur + o); store(la, aCur + o); store(lb, bCur + o)
-                            store(lh &+ lv &+ la &+ lb, s + o)
-                            accH = minimum(accH, lh); accV = minimum(accV, lv)
-                            accA = minimum(accA, la); accB = minimum(accB, lb)
-                        }
-                        aMinCur[x + 1] = smallestLane(accA)
-                        bMinCur[x + 1] = smallestLane(accB)
-                    } else {
-                        for v in 0..<vectors {
-                            let o = v * 16
-                            let cv = load(c + o)
-                            let lh = pathStep(cv, hPrev + o, p1v, jh, mh)
-                            let lv = pathStep(cv, vPrev + o, p1v, jv, mv)
-                            store(lh, hCur + o); store(lv, vCur + o)
-                            store(lh &+ lv, s + o)
-                            accH = minimum(accH, lh); accV = minimum(accV, lv)
-                        }
-                    }
-                    hMin = smallestLane(accH)
-                    vMinCur[x + 1] = smallestLane(accV)
-                    swap(&hPrev, &hCur)
-                }
-
-                // Backward pass: right→left path, total cost, winner-take-all.
-                hPrev.update(repeating: 0, count: D)
-                hMin = 0
-                // Right-view winners (see `checkLeftRight`): right pixel xr sees cost S[xr + d][d];
-                // indexed by k = w − 1 − xr, pixel x's D sums land on consecutive k = w − 1 − x + d.
-                let rightKeys = ws.rightKeys
-                let lr = leftRightCheck
-                if lr { rightKeys.update(repeating: .max, count: w + D) }
-                let lanes = KeyVector(0, 1, 2, 3, 4, 5, 6, 7), eight = KeyVector(repeating: 8)
-                for x in stride(from: w - 1, through: 0, by: -1) {
-                    let c = cost + x * D, s = total + x * D
-                    let gx = Int(g[x])
-                    let p2h = p2t[abs(gx - Int(g[Swift.min(w - 1, x + 1)]))]
-                    let mh = CostVector(repeating: hMin), jh = CostVector(repeating: hMin &+ p2h)
-                    var accH = CostVector(repeating: .max)
-                    // Winner-take-all in the same sweep: the smallest `(sum << 8) | d` key.
-                    var accK = KeyVector(repeating: .max)
-                    var first = lanes
-                    let k = rightKeys + (w - 1 - x)
-                    for v in 0..<vectors {
-                        let o = v * 16
-                        let lh = pathStep(load(c + o), hPrev + o, p1v, jh, mh)
-                        store(lh, hCur + o)
-                        let t = load(s + o) &+ lh
-                        store(t, s + o)
-                        accH = minimum(accH, lh)
-                        let low = keys(t.lowHalf, first: first), high = keys(t.highHalf, first: first &+ eight)
-                        accK = minimum(accK, minimum(low, high))
-                        if lr {
-                            let kl = UnsafeMutableRawPointer(k + o), kh = UnsafeMutableRawPointer(k + o + 8)
-                            kl.storeBytes(of: minimum(kl.loadUnaligned(as: KeyVector.self), low), as: KeyVector.self)
-                            kh.storeBytes(of: minimum(kh.loadUnaligned(as: KeyVector.self), high), as: KeyVector.self)
-                        }
-                        first &+= KeyVector(repeating: 16)
-                    }
-                    hMin = smallestLane(accH)
-                    swap(&hPrev, &hCur)
-                    let key = smallestKey(accK)
-                    decide(
-                        x: x, y: y, sums: s, best: UInt16(truncatingIfNeeded: key >> 8), winner: Int(key & 0xFF),
-                        ws: ws, reciprocals: reciprocals, out: out, conf: conf)
-                }
-
-                if lr { checkLeftRight(y: y, ws: ws, out: out, conf: conf) }
+                costs(left: left + y &* width, right: right + y &* width, ws: ws)
+                paths(
+                    luma: luma + y &* width, previous: luma + (previousY >= 0 ? previousY : y) &* width,
+                    prevRow: prevRow, curRow: curRow, p2Table: p2t.baseAddress!, ws: ws)
+                decisions(y: y, ws: ws, reciprocals: r.baseAddress!, out: out, conf: conf)
                 prevRow = curRow
                 previousY = y
             }
         } }
     }
 
-    /// Winner-take-all at one pixel with uniqueness and sub-pixel refinement.
-    /// Cost: D/16 compares to find the winner's index, D/16 masked mins for the runner-up.
-    @inline(__always) func decide(
-        x: Int, y: Int, sums s: UnsafeMutablePointer<UInt16>, best: UInt16, winner d: Int, ws: SemiGlobalWorkspace,
-        reciprocals: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>, conf: UnsafeMutablePointer<UInt8>
-    ) {
-        let D = disparities
-        ws.winner[x] = Int32(d)
-        // Runner-up among disparities that are not neighbours of the winner, in registers: lanes
-        // with |d − winner| ≤ 1 get `(3 − min(d − winner + 1, 3)) · 0x5555` or-ed in (≥ 0x5555,
-        // above any aggregated cost), others 0 — five vector ops, no select, no memory round trip.
-        let near = CostVector(repeating: UInt16(truncatingIfNeeded: d &- 1))
-        let three = CostVector(repeating: 3), spread = CostVector(repeating: 0x5555)
-        var lane = CostVector(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-        var second = CostVector(repeating: .max)
-        for v in 0..<(D / 16) {
-            let hide = (three &- minimum(lane &- near, three)) &* spread
-            second = minimum(second, load(s + v * 16) | hide)
-            lane &+= CostVector(repeating: 16)
-        }
-        let runnerUp = Int(smallestLaneByHalves(second))
-        let b = Int(best)
-        let index = y * width + x
-        if uniqueness > 0 && runnerUp * 100 < b * (100 + uniqueness) {
-            out[index] = -1
-            conf[index] = 0
-            return
-        }
-        var value = Float(d)
-        if subpixel && d > 0 && d < D - 1 {
-            let c0 = Int(s[d - 1]), c2 = Int(s[d + 1])
-            // Equiangular (V-shaped) fit: aggregated census costs are L1-like, and a parabola
-            // pulls results towards whole pixels (pixel locking) far more.
-            let denominator = Swift.max(c0, c2) - b
-            if denominator > 0 {
-                let offset = Float(c0 - c2) * 0.5 * Self.reciprocal(denominator, reciprocals)
-                value += Swift.max(-0.5, Swift.min(0.5, offset))
+    /// Pass 1 of a row: the costs of every pixel and disparity.
+    @inline(never) func costs(left cl: UnsafePointer<UInt64>, right cr: UnsafePointer<UInt64>, ws: SemiGlobalWorkspace) {
+        let w = width, D = disparities, cost = ws.cost
+        // 1. Costs: the right view reversed makes pixel x's candidates x, x − 1, …
+        // consecutive, eight Hamming distances per vector.
+        let reversed = ws.reversedRight
+        for k in 0..<w { reversed[k] = cr[w &- 1 &- k] }
+        for x in 0..<w {
+            let c = cost + x &* D
+            let sig = SignatureVector(repeating: cl[x])
+            let candidates = reversed + (w &- 1 &- x)
+            for o in stride(from: 0, to: D, by: 8) {
+                UnsafeMutableRawPointer(c + o).storeBytes(of: hamming(sig, candidates + o), as: SIMD8<UInt8>.self)
             }
+            if x < D &- 1 { (c + (x &+ 1)).update(repeating: Self.outsideCost, count: D &- 1 &- x) }
         }
-        out[index] = value
-        // Confidence: the runner-up's relative margin, 0 … 25 % mapped to 1 … 255.
-        let margin = Float(runnerUp - b) * Self.reciprocal(Swift.max(1, b), reciprocals)
-        conf[index] = UInt8(Swift.max(1, Int(Swift.min(255, margin * 4 * 255))))
+
+    }
+
+    /// Pass 2 of a row: every path; `luma` and `previous` are the row's and the previous row's
+    /// luma (for P2), `prevRow`/`curRow` the path-state buffers.
+    @inline(never) func paths(
+        luma g: UnsafePointer<UInt8>, previous gp: UnsafePointer<UInt8>, prevRow: Int, curRow: Int,
+        p2Table p2t: UnsafePointer<UInt8>, ws: SemiGlobalWorkspace
+    ) {
+        let w = width, D = disparities, vectors = D / 32, slot = ws.slot
+        let cost = ws.cost, total = ws.total, back = ws.back
+        let p1 = self.p1, p1v = PathVector(repeating: p1), padV = PathVector(repeating: SemiGlobalWorkspace.pad)
+        // P2 − P1 by |ΔI|.
+        func jump(_ a: UInt8, _ b: UInt8) -> PathVector {
+            PathVector(repeating: p2t[Int(a > b ? a &- b : b &- a)] &- p1)
+        }
+        // 2. Paths: forward at x, right→left at w − 1 − x. Path states of pixel x sit
+        // in slot x + 1 of their row buffer (slots 0 and w + 1 stay zero: the diagonal
+        // paths start afresh at the borders).
+        let vPrev = ws.state(row: prevRow, path: 0), vCur = ws.state(row: curRow, path: 0)
+        let aPrev = ws.state(row: prevRow, path: 1), aCur = ws.state(row: curRow, path: 1)
+        let bPrev = ws.state(row: prevRow, path: 2), bCur = ws.state(row: curRow, path: 2)
+        let vMinPrev = ws.stateMin(row: prevRow, path: 0), vMinCur = ws.stateMin(row: curRow, path: 0)
+        let aMinPrev = ws.stateMin(row: prevRow, path: 1), aMinCur = ws.stateMin(row: curRow, path: 1)
+        let bMinPrev = ws.stateMin(row: prevRow, path: 2), bMinCur = ws.stateMin(row: curRow, path: 2)
+        var fPrev = ws.horizontal(0), fCur = ws.horizontal(1)
+        var rPrev = ws.horizontal(2), rCur = ws.horizontal(3)
+        fPrev.update(repeating: 0, count: D)
+        rPrev.update(repeating: 0, count: D)
+        var mh = PathVector(), mr = PathVector()
+        for x in 0..<w {
+            let c = cost + x &* D
+            let gx = g[x]
+            let jh = jump(gx, g[Swift.max(0, x &- 1)]), jv = jump(gx, gp[x])
+            let mv = PathVector(repeating: vMinPrev[x &+ 1])
+            var accH = padV, accV = padV
+            let s = total + x &* D
+            let vp = vPrev + (x &+ 1) &* slot, vc = vCur + (x &+ 1) &* slot
+            var hl = padV, hc = load(fPrev)
+            if diagonals {
+                let ja = jump(gx, gp[Swift.max(0, x &- 1)]), jb = jump(gx, gp[Swift.min(w &- 1, x &+ 1)])
+                let ap = aPrev + x &* slot, ac = aCur + (x &+ 1) &* slot
+                let bp = bPrev + (x &+ 2) &* slot, bc = bCur + (x &+ 1) &* slot
+                let ma = PathVector(repeating: aMinPrev[x]), mb = PathVector(repeating: bMinPrev[x &+ 2])
+                var accA = padV, accB = padV
+                for v in 0..<vectors {
+                    let o = v &* 32
+                    let cv = load(c + o)
+                    let hr = load(fPrev + o + 32)
+                    let lh = pathStep(cv, hc, shiftedDown(hc, hl), shiftedUp(hc, hr), p1v, jh, mh)
+                    hl = hc; hc = hr
+                    let lv = pathStep(cv, vp + o, p1v, jv, mv)
+                    let la = pathStep(cv, ap + o, p1v, ja, ma)
+                    let lb = pathStep(cv, bp + o, p1v, jb, mb)
+                    store(lh, fCur + o); store(lv, vc + o); store(la, ac + o); store(lb, bc + o)
+                    store(widenedLow(lh) &+ widenedLow(lv) &+ widenedLow(la) &+ widenedLow(lb), s + o)
+                    store(widenedHigh(lh) &+ widenedHigh(lv) &+ widenedHigh(la) &+ widenedHigh(lb), s + o + 16)
+                    accH = minimum(accH, lh); accV = minimum(accV, lv)
+                    accA = minimum(accA, la); accB = minimum(accB, lb)
+                }
+                aMinCur[x &+ 1] = allMinimum(accA)[0]
+                bMinCur[x &+ 1] = allMinimum(accB)[0]
+            } else {
+                for v in 0..<vectors {
+                    let o = v &* 32
+                    let cv = load(c + o)
+                    let hr = load(fPrev + o + 32)
+                    let lh = pathStep(cv, hc, shiftedDown(hc, hl), shiftedUp(hc, hr), p1v, jh, mh)
+                    hl = hc; hc = hr
+                    let lv = pathStep(cv, vp + o, p1v, jv, mv)
+                    store(lh, fCur + o); store(lv, vc + o)
+                    store(widenedLow(lh) &+ widenedLow(lv), s + o)
+                    store(widenedHigh(lh) &+ widenedHigh(lv), s + o + 16)
+                    accH = minimum(accH, lh); accV = minimum(accV, lv)
+                }
+            }
+            mh = allMinimum(accH)
+            vMinCur[x &+ 1] = allMinimum(accV)[0]
+            swap(&fPrev, &fCur)
+
+            // The right→left path at xr.
+            let xr = w &- 1 &- x
+            let cb = cost + xr &* D
+            let gr = g[xr]
+            let jr = jump(gr, g[Swift.min(w &- 1, xr &+ 1)])
+            var accR = padV
+            var rl = padV, rc = load(rPrev)
+            let sr = back + xr &* D
+            for v in 0..<vectors {
+                let o = v &* 32
+                let rr = load(rPrev + o + 32)
+                let lr = pathStep(load(cb + o), rc, shiftedDown(rc, rl), shiftedUp(rc, rr), p1v, jr, mr)
+                rl = rc; rc = rr
+                store(lr, rCur + o)
+                store(lr, sr + o)
+                accR = minimum(accR, lr)
+            }
+            mr = allMinimum(accR)
+            swap(&rPrev, &rCur)
+        }
+
+    }
+
+    /// Pass 3 of a row: the decisions and the right-view keys.
+    ///
+    /// First per pixel, in vectors: the two smallest keys of each lane, the winner's key and
+    /// the runner-up's key (see ``runnerUp(_:_:_:)``), stored whole (a reduction that ends in one
+    /// scalar is turned into lane extracts by LLVM). Then per pixel in scalars: uniqueness, the
+    /// left-right check, sub-pixel and confidence.
+    @inline(never) func decisions(
+        y: Int, ws: SemiGlobalWorkspace, reciprocals: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
+        conf: UnsafeMutablePointer<UInt8>
+    ) {
+        let w = width, D = disparities, vectors = D / 32
+        let total = ws.total, back = ws.back
+        // Right-view winners: right pixel xr sees cost S[xr + d][d]; indexed by k = w − 1 − xr,
+        // pixel x's D sums land on consecutive k = w − 1 − x + d, so one vector minimum per 8
+        // disparities of the same keys finds them all.
+        let rightKeys = ws.rightKeys, winners = ws.winnerKeys, runnersUp = ws.runnerUpKeys
+        let lr = leftRightCheck
+        if lr { rightKeys.update(repeating: .max, count: w &+ D) }
+        let lanes = KeyVector(0, 1, 2, 3, 4, 5, 6, 7)
+        for x in 0..<w {
+            let s = total + x &* D, sb = back + x &* D
+            // The two smallest `(sum << 8) | d` keys of each lane: lane i sees disparities
+            // i, i + 8, i + 16, …
+            var best = KeyVector(repeating: .max), second = best
+            var first = lanes
+            let k = rightKeys + (w &- 1 &- x)
+            for v in 0..<vectors {
+                let o = v &* 32
+                let rb = load(sb + o)
+                Self.collect(load(s + o) &+ widenedLow(rb), k + o, lr, &first, &best, &second)
+                Self.collect(load(s + o + 16) &+ widenedHigh(rb), k + o + 16, lr, &first, &best, &second)
+            }
+            let winner = allMinimum(best)
+            UnsafeMutableRawPointer(winners + x &* 8).storeBytes(of: winner, as: KeyVector.self)
+            UnsafeMutableRawPointer(runnersUp + x &* 8).storeBytes(
+                of: Self.runnerUp(best, second, winner), as: KeyVector.self)
+        }
+
+        let row = out + y &* w, crow = conf + y &* w
+        for x in 0..<w {
+            let key = winners[x &* 8]
+            let d = Int(key & 0xFF), b = Int(key >> 8)
+            let runnerUp = Int(runnersUp[x &* 8] >> 8)
+            // Uniqueness, then the left-right check: the right view's winner at x − d must be
+            // within one disparity.
+            if uniqueness > 0 && runnerUp &* 100 < b &* (100 &+ uniqueness) {
+                row[x] = -1; crow[x] = 0
+                continue
+            }
+            if lr {
+                let xr = x &- d
+                if xr < 0 || abs(Int(rightKeys[w &- 1 &- xr] & 0xFF) &- d) > 1 {
+                    row[x] = -1; crow[x] = 0
+                    continue
+                }
+            }
+            var value = Float(d)
+            if subpixel && d > 0 && d < D &- 1 {
+                let s = total + x &* D, sb = back + x &* D
+                let c0 = Int(s[d &- 1]) &+ Int(sb[d &- 1]), c2 = Int(s[d &+ 1]) &+ Int(sb[d &+ 1])
+                // Equiangular (V-shaped) fit: aggregated census costs are L1-like, and a
+                // parabola pulls results towards whole pixels (pixel locking) far more.
+                let denominator = Swift.max(c0, c2) &- b
+                if denominator > 0 {
+                    let offset = Float(c0 &- c2) * 0.5 * Self.reciprocal(denominator, reciprocals)
+                    value += Swift.max(-0.5, Swift.min(0.5, offset))
+                }
+            }
+            row[x] = value
+            // Confidence: the runner-up's relative margin, 0 … 25 % mapped to 1 … 255.
+            let margin = Float(runnerUp &- b) * Self.reciprocal(Swift.max(1, b), reciprocals)
+            crow[x] = UInt8(Swift.max(1, Int(Swift.min(255, margin * 4 * 255))))
+        }
+    }
+
+    /// The runner-up's key in every lane: the cheapest disparity that is not the winner or its
+    /// neighbour. The three excluded disparities fall in three different lanes (lane = d mod 8),
+    /// so a lane whose best key is excluded offers its second key, which is not.
+    @_transparent static func runnerUp(_ best: KeyVector, _ second: KeyVector, _ winner: KeyVector) -> KeyVector {
+        // Lanes whose best disparity e has e − d + 1 in 0 … 2 offer their second key; the mask
+        // is the sign of (δ − 3) & ~δ, spread by an arithmetic shift (no select).
+        var offer = best
+        for i in 0..<8 {
+            let delta = Int32(bitPattern: (best[i] & 0xFF) &- (winner[i] & 0xFF) &+ 1)
+            let mask = UInt32(bitPattern: ((delta &- 3) & ~delta) >> 31)
+            offer[i] = best[i] ^ ((best[i] ^ second[i]) & mask)
+        }
+        return allMinimum(offer)
+    }
+
+    /// Takes 16 sums of disparities `first`, `first + 1`, … into the two smallest keys per
+    /// lane (`best`, `second`) and, with the left-right check, into the right-view keys at `k`.
+    @_transparent static func collect(
+        _ t: CostVector, _ k: UnsafeMutablePointer<UInt32>, _ lr: Bool, _ first: inout KeyVector,
+        _ best: inout KeyVector, _ second: inout KeyVector
+    ) {
+        let low = keys(t.lowHalf, first: first), high = keys(t.highHalf, first: first &+ KeyVector(repeating: 8))
+        let m = minimum(low, high), M = maximum(low, high)
+        second = minimum(maximum(best, m), minimum(second, M))
+        best = minimum(best, m)
+        if lr {
+            let kl = UnsafeMutableRawPointer(k), kh = UnsafeMutableRawPointer(k + 8)
+            kl.storeBytes(of: minimum(kl.loadUnaligned(as: KeyVector.self), low), as: KeyVector.self)
+            kh.storeBytes(of: minimum(kh.loadUnaligned(as: KeyVector.self), high), as: KeyVector.self)
+        }
+        first &+= KeyVector(repeating: 16)
     }
 
     /// 1 / k for k < 4096 (0 at k = 0): a multiply instead of a divide per pixel for the
@@ -318,30 +483,5 @@ struct SemiGlobalAggregator {
     /// 1 / k from `table` when it is there, else by division.
     @inline(__always) static func reciprocal(_ k: Int, _ table: UnsafePointer<Float>) -> Float {
         k < 4096 ? table[k] : 1 / Float(k)
-    }
-
-    /// Marks pixels whose right-view winner disagrees by more than one disparity.
-    ///
-    /// Right-view winners come from the same sums: right pixel xr sees cost `S[xr + d][d]`.
-    /// Indexing by `k = w − 1 − xr`, pixel x's D sums land on consecutive `k = w − 1 − x + d`,
-    /// so one vector min per 8 disparities of packed `(cost << 8) | d` keys finds them all; the
-    /// backward sweep of ``run`` fills those keys (`ws.rightKeys`) with the same keys it uses for
-    /// the left winner, and this pass only compares. W + D keys of scratch.
-    func checkLeftRight(
-        y: Int, ws: SemiGlobalWorkspace, out: UnsafeMutablePointer<Float>, conf: UnsafeMutablePointer<UInt8>
-    ) {
-        let w = width
-        let keys = ws.rightKeys
-        let row = out + y * w, crow = conf + y * w
-        for x in 0..<w where row[x] >= 0 {
-            let d = Int(ws.winner[x])
-            let xr = x - d
-            if xr < 0 {
-                row[x] = -1; crow[x] = 0
-                continue
-            }
-            let dr = Int(keys[w - 1 - xr] & 0xFF)
-            if abs(dr - d) > 1 { row[x] = -1; crow[x] = 0 }
-        }
     }
 }

@@ -4,80 +4,99 @@
 
 /// Scratch for one band of ``SemiGlobalAggregator``: O(width × disparities), never O(volume).
 ///
-/// At 480×270 with 64 disparities it holds ≈ 0.5 MB (two cost rows of 61 KB, six path rows of
-/// 77 KB), so the working set of a row stays in L2.
+/// At 480×270 with 64 disparities it holds ≈ 0.4 MB (the byte cost row and backward path of
+/// 31 KB each, the forward sums of 61 KB, six path rows of 49 KB), so a row's working set stays
+/// in L2.
 final class SemiGlobalWorkspace: @unchecked Sendable {
     /// Image width in processing pixels.
     let width: Int
-    /// Disparities searched (a multiple of 16).
+    /// Disparities searched (a multiple of 32).
     let disparities: Int
-    /// Elements per pixel slot in path buffers: 8 pad, `disparities` values, 8 pad.
+    /// Bytes per pixel slot in path buffers: 32 pad, `disparities` values, 32 pad.
     let slot: Int
-    /// Pad value around every slot: large enough never to win a minimum, small enough that
-    /// adding P1 cannot overflow.
-    static let pad: UInt16 = 0x3FFF
+    /// Pad value around every slot and beyond the horizontal states: above every path value
+    /// (at most 62 + P2 ≤ 254), so it never wins a minimum.
+    static let pad: UInt8 = 0xFF
 
-    /// Matching cost of the current row, `width × disparities`.
-    let cost: UnsafeMutablePointer<UInt16>
-    /// Sum of the paths of the current row, `width × disparities`.
+    /// Matching cost of the current row, `width × disparities` bytes.
+    let cost: UnsafeMutablePointer<UInt8>
+    /// Sum of the forward paths (left→right, vertical, diagonals) of the current row,
+    /// `width × disparities`.
     let total: UnsafeMutablePointer<UInt16>
+    /// The right→left path of the current row, `width × disparities` bytes.
+    let back: UnsafeMutablePointer<UInt8>
     /// Path states (vertical, diagonal from the left, diagonal from the right) of the previous
     /// and current rows: `[2][3][width + 2 slots]`; slot `x + 1` holds pixel x.
-    let vertical: UnsafeMutablePointer<UInt16>
+    let vertical: UnsafeMutablePointer<UInt8>
     /// The minimum of each path state slot, `[2][3][width + 2]`.
-    let verticalMin: UnsafeMutablePointer<UInt16>
-    /// Horizontal path state of the previous pixel and the current one, 2 slots.
-    let horizontal: UnsafeMutablePointer<UInt16>
+    let verticalMin: UnsafeMutablePointer<UInt8>
+    /// Horizontal path states: the previous and current pixel of the left→right path, then
+    /// of the right→left path; 4 slots of `disparities` values followed by 32 pad values.
+    let horizontalStates: UnsafeMutablePointer<UInt8>
     /// Packed `(cost << 8) | disparity` minima per right-view pixel (reversed), `width + disparities`.
     let rightKeys: UnsafeMutablePointer<UInt32>
-    /// The integer winner per pixel of the current row.
-    let winner: UnsafeMutablePointer<Int32>
+    /// The winner's key per pixel of the current row, in all 8 lanes: `width × 8`.
+    let winnerKeys: UnsafeMutablePointer<UInt32>
+    /// The runner-up's key per pixel of the current row, in all 8 lanes: `width × 8`.
+    let runnerUpKeys: UnsafeMutablePointer<UInt32>
     /// The right view's census row reversed (`width + disparities`; the tail is never matched).
     let reversedRight: UnsafeMutablePointer<UInt64>
 
     /// Allocates scratch for rows of `width` pixels and `disparities` disparities.
     init(width: Int, disparities: Int) {
-        precondition(disparities % 16 == 0 && disparities > 0)
+        precondition(disparities % 32 == 0 && disparities > 0)
         self.width = width
         self.disparities = disparities
-        slot = disparities + 16
+        slot = disparities + 64
         cost = .allocate(capacity: width * disparities)
         total = .allocate(capacity: width * disparities)
+        back = .allocate(capacity: width * disparities)
         vertical = .allocate(capacity: 2 * 3 * (width + 2) * slot)
         verticalMin = .allocate(capacity: 2 * 3 * (width + 2))
-        horizontal = .allocate(capacity: 2 * slot)
+        horizontalStates = .allocate(capacity: 4 * (disparities + 32))
         rightKeys = .allocate(capacity: width + disparities)
-        winner = .allocate(capacity: width)
+        winnerKeys = .allocate(capacity: width * 8)
+        runnerUpKeys = .allocate(capacity: width * 8)
         reversedRight = .allocate(capacity: width + disparities)
         reversedRight.initialize(repeating: 0, count: width + disparities)
         vertical.initialize(repeating: Self.pad, count: 2 * 3 * (width + 2) * slot)
-        horizontal.initialize(repeating: Self.pad, count: 2 * slot)
+        horizontalStates.initialize(repeating: Self.pad, count: 4 * (disparities + 32))
         verticalMin.initialize(repeating: 0, count: 2 * 3 * (width + 2))
         cost.initialize(repeating: 0, count: width * disparities)
         total.initialize(repeating: 0, count: width * disparities)
+        back.initialize(repeating: 0, count: width * disparities)
         rightKeys.initialize(repeating: 0, count: width + disparities)
-        winner.initialize(repeating: 0, count: width)
+        winnerKeys.initialize(repeating: 0, count: width * 8)
+        runnerUpKeys.initialize(repeating: 0, count: width * 8)
     }
 
     deinit {
         cost.deallocate()
         total.deallocate()
+        back.deallocate()
         vertical.deallocate()
         verticalMin.deallocate()
-        horizontal.deallocate()
+        horizontalStates.deallocate()
         rightKeys.deallocate()
-        winner.deallocate()
+        winnerKeys.deallocate()
+        runnerUpKeys.deallocate()
         reversedRight.deallocate()
     }
 
-    /// The data of path `path` (0 vertical, 1 diagonal from the left, 2 diagonal from the right)
-    /// in row buffer `row` (0 or 1) at slot `index` (pixel x is slot x + 1).
-    @inline(__always) func state(row: Int, path: Int, slot index: Int) -> UnsafeMutablePointer<UInt16> {
-        vertical + ((row * 3 + path) * (width + 2) + index) * slot + 8
+    /// The values of path `path` (0 vertical, 1 diagonal from the left, 2 diagonal from the
+    /// right) in row buffer `row` (0 or 1) at slot 0; slot i is `i × slot` further.
+    @inline(__always) func state(row: Int, path: Int) -> UnsafeMutablePointer<UInt8> {
+        vertical + (row * 3 + path) * (width + 2) * slot + 32
     }
 
-    /// The minimum of a path state slot.
-    @inline(__always) func stateMin(row: Int, path: Int) -> UnsafeMutablePointer<UInt16> {
+    /// Horizontal state `index` (0, 1: left→right; 2, 3: right→left): `disparities` values,
+    /// then 32 pad values.
+    @inline(__always) func horizontal(_ index: Int) -> UnsafeMutablePointer<UInt8> {
+        horizontalStates + index * (disparities + 32)
+    }
+
+    /// The minimum of each path state slot of row buffer `row`.
+    @inline(__always) func stateMin(row: Int, path: Int) -> UnsafeMutablePointer<UInt8> {
         verticalMin + (row * 3 + path) * (width + 2)
     }
 
@@ -85,7 +104,8 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
     /// the first row's paths start from its own costs).
     func resetPaths(row: Int) {
         for path in 0..<3 {
-            for i in 0..<(width + 2) { state(row: row, path: path, slot: i).update(repeating: 0, count: disparities) }
+            let base = state(row: row, path: path)
+            for i in 0..<(width + 2) { (base + i * slot).update(repeating: 0, count: disparities) }
             stateMin(row: row, path: path).update(repeating: 0, count: width + 2)
         }
     }

@@ -42,7 +42,7 @@ public final class StereoMatcher {
         public var processingWidth: Int
         /// Processing height.
         public var processingHeight: Int
-        /// Disparities searched at processing resolution (a multiple of 16).
+        /// Disparities searched at processing resolution (a multiple of 32).
         public var disparities: Int
         /// Full-resolution pixels per processing pixel, horizontally (what disparities are multiplied by).
         public var disparityScale: Float { Float(width) / Float(processingWidth) }
@@ -61,7 +61,7 @@ public final class StereoMatcher {
         let pw = Int((Double(width) * c.scale).rounded()), ph = Int((Double(height) * c.scale).rounded())
         if pw < 16 || ph < 8 { throw .imageTooSmall(width: pw, height: ph) }
         let raw = (Double(c.maxDisparity) * Double(pw) / Double(width)).rounded(.up)
-        let d = max(16, (Int(raw) + 15) / 16 * 16)
+        let d = max(32, (Int(raw) + 31) / 32 * 32)
         if d > 256 {
             throw .invalidSetting(
                 field: "max-disparity",
@@ -118,7 +118,7 @@ public final class StereoMatcher {
 
         // 3. Semi-global matching: top band downwards, bottom band upwards.
         let aggregator = SemiGlobalAggregator(
-            width: pw, height: ph, disparities: g.disparities, p1: UInt16(c.p1), p2Table: b.p2Table(c),
+            width: pw, height: ph, disparities: g.disparities, p1: c.p1, p2Table: b.p2Table(c),
             diagonals: c.paths == .five, subpixel: c.subpixel, leftRightCheck: c.leftRightCheck,
             uniqueness: c.uniqueness)
         let mid = ph / 2
@@ -203,7 +203,7 @@ extension StereoMatcher {
         let confidence: UnsafeMutablePointer<UInt8>
         let labels, stack, columns: UnsafeMutablePointer<Int32>
         let workspaces: [SemiGlobalWorkspace]
-        private var table: (p1: Int, p2: Int, values: [UInt16])?
+        private var table: (p1: Int, p2: Int, values: [Int])?
 
         init(_ g: Geometry) {
             let n = g.processingWidth * g.processingHeight
@@ -239,9 +239,9 @@ extension StereoMatcher {
         }
 
         /// The P2 penalty by intensity step |ΔI|: `p2 · 8 / (8 + |ΔI|)`, at least `p1 + 1`.
-        func p2Table(_ c: Configuration) -> [UInt16] {
+        func p2Table(_ c: Configuration) -> [Int] {
             if let t = table, t.p1 == c.p1, t.p2 == c.p2 { return t.values }
-            let values = (0..<256).map { i in UInt16(max(c.p1 + 1, c.p2 * 8 / (8 + i))) }
+            let values = (0..<256).map { i in max(c.p1 + 1, c.p2 * 8 / (8 + i)) }
             table = (c.p1, c.p2, values)
             return values
         }

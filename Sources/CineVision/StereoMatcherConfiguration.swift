@@ -28,14 +28,15 @@ extension StereoMatcher {
         /// matching (0.25 turns 1920×1080 into 480×270).
         public var scale: Double
         /// The largest disparity searched, in pixels of the full-resolution views. At processing
-        /// resolution it becomes `ceil(maxDisparity × scale)` rounded up to a multiple of 16.
+        /// resolution it becomes `ceil(maxDisparity × scale)` rounded up to a multiple of 32.
         public var maxDisparity: Int
         /// Aggregation paths.
         public var paths: Paths
         /// Penalty for a disparity change of one processing pixel between neighbours (census
         /// cost units: one differing bit of a 9×7 census costs 1).
         public var p1: Int
-        /// Penalty for a larger disparity jump; must exceed `p1`. It is divided by
+        /// Penalty for a larger disparity jump; must exceed `p1` and be at most 192 (path costs
+        /// are bytes: a census cost of up to 62 plus P2 must stay below 255). It is divided by
         /// `1 + |ΔI| / 8` along each path, so jumps are cheaper across image edges.
         public var p2: Int
         /// Equiangular (V) fit on the aggregated costs around the winner for sub-pixel disparities.
@@ -98,8 +99,10 @@ extension StereoMatcher {
             }
             try check(scale.isFinite && scale >= 0.05 && scale <= 1, "scale", "must be in 0.05 ... 1, got \(scale)")
             try check(maxDisparity >= 1, "max-disparity", "must be at least 1, got \(maxDisparity)")
-            try check(p1 >= 0 && p1 <= 1000, "p1", "must be in 0 ... 1000, got \(p1)")
-            try check(p2 > p1 && p2 <= 4000, "p2", "must be greater than p1 (\(p1)) and at most 4000, got \(p2)")
+            let largest = SemiGlobalAggregator.largestP2
+            try check(p1 >= 0 && p1 < largest, "p1", "must be in 0 ... \(largest - 1), got \(p1)")
+            try check(
+                p2 > p1 && p2 <= largest, "p2", "must be greater than p1 (\(p1)) and at most \(largest), got \(p2)")
             try check(
                 uniqueness >= 0 && uniqueness <= 100, "uniqueness", "must be 0 ... 100 percent, got \(uniqueness)")
             try check(speckleSize >= 0, "speckle-size", "must not be negative, got \(speckleSize)")
