@@ -245,5 +245,14 @@ struct DisparityScore {
         } catch {
             #expect(error.description.hasPrefix("p2:"))
         }
+        // Path costs are bytes: a census cost (≤ 62) plus P2 must stay below 255.
+        do {
+            _ = try StereoMatcher(StereoMatcher.Configuration(p2: 500))
+            Issue.record("p2 500 accepted")
+        } catch {
+            #expect(error.description.hasPrefix("p2:"))
+            #expect(error.description.contains("at most 192"))
+        }
+        #expect((try? StereoMatcher(StereoMatcher.Configuration(p2: 192))) != nil)
     }
 }
