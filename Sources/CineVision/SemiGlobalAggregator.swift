@@ -193,15 +193,15 @@ struct SemiGlobalAggregator {
 
     /// An aggregator; `p2Table` holds P2 by |ΔI| (each in p1 + 1 … ``largestP2``).
     init(
-        width: Int, height: Int, disparities: Int, p1: Int, p2Table: [Int], diagonals: Bool, subpixel: Bool,
+        width: Int, height: Int, disparities: Int, p1: Int, p2Table: [UInt8], diagonals: Bool, subpixel: Bool,
         leftRightCheck: Bool, uniqueness: Int
     ) {
-        precondition(disparities % 32 == 0 && p2Table.allSatisfy { $0 > p1 && $0 <= Self.largestP2 })
+        precondition(disparities % 32 == 0 && p2Table.allSatisfy { Int($0) > p1 && Int($0) <= Self.largestP2 })
         self.width = width
         self.height = height
         self.disparities = disparities
         self.p1 = UInt8(p1)
-        self.p2Table = p2Table.map { UInt8($0) }
+        self.p2Table = p2Table
         self.diagonals = diagonals
         self.subpixel = subpixel
         self.leftRightCheck = leftRightCheck

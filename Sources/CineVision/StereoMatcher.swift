@@ -203,7 +203,7 @@ extension StereoMatcher {
         let confidence: UnsafeMutablePointer<UInt8>
         let labels, stack, columns: UnsafeMutablePointer<Int32>
         let workspaces: [SemiGlobalWorkspace]
-        private var table: (p1: Int, p2: Int, values: [Int])?
+        private var table: (p1: Int, p2: Int, values: [UInt8])?
 
         init(_ g: Geometry) {
             let n = g.processingWidth * g.processingHeight
@@ -239,9 +239,9 @@ extension StereoMatcher {
         }
 
         /// The P2 penalty by intensity step |ΔI|: `p2 · 8 / (8 + |ΔI|)`, at least `p1 + 1`.
-        func p2Table(_ c: Configuration) -> [Int] {
+        func p2Table(_ c: Configuration) -> [UInt8] {
             if let t = table, t.p1 == c.p1, t.p2 == c.p2 { return t.values }
-            let values = (0..<256).map { i in max(c.p1 + 1, c.p2 * 8 / (8 + i)) }
+            let values = (0..<256).map { i in UInt8(max(c.p1 + 1, c.p2 * 8 / (8 + i))) }
             table = (c.p1, c.p2, values)
             return values
         }
