@@ -1,70 +1,9 @@
-// DisparityRefinement: the clean-up after matching at processing resolution — speckle removal,
-// hole filling with the background, and temporal smoothing that does not lag on motion.
+// DisparityRefinement: the clean-up after matching at processing resolution, after the
+// SpeckleFilter — hole filling with the background, and temporal smoothing that does not lag on
+// motion.
 
 /// Post-processing of a processing-resolution disparity map (negative values are invalid).
 enum DisparityRefinement {
-    /// Invalidates connected regions (4-neighbours whose disparities differ by ≤ `range`)
-    /// smaller than `maxSize` pixels. `labels`, `stack` and `xs` need `width × height` Int32s
-    /// (`xs` holds the column of each stacked pixel, so the loop never divides).
-    ///
-    /// Cost: each pixel is pushed and popped once; 4 neighbour tests per pixel (≈ 20 ops/pixel),
-    /// single-threaded (a flood fill does not split into bands).
-    static func removeSpeckles(
-        _ d: UnsafeMutablePointer<Float>, _ conf: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
-        maxSize: Int, range: Float, labels: UnsafeMutablePointer<Int32>, stack: UnsafeMutablePointer<Int32>,
-        xs: UnsafeMutablePointer<Int32>
-    ) {
-        let n = width * height
-        labels.update(repeating: 0, count: n)
-        var label: Int32 = 0
-        for start in 0..<n where labels[start] == 0 && d[start] >= 0 {
-            label += 1
-            // Region grow; the stack keeps every member (`head` walks through them), so a small
-            // region can be invalidated afterwards without a second search.
-            stack[0] = Int32(start)
-            xs[0] = Int32(start % width)
-            labels[start] = label
-            var top = 1, head = 0
-            while head < top {
-                let p = Int(stack[head]), x = Int(xs[head])
-                head += 1
-                let v = d[p]
-                // The four neighbours, unrolled (no closure: the loop state stays in registers).
-                if x > 0 {
-                    let q = p - 1
-                    if labels[q] == 0 && d[q] >= 0 && abs(d[q] - v) <= range {
-                        labels[q] = label; stack[top] = Int32(q); xs[top] = Int32(x - 1); top += 1
-                    }
-                }
-                if x < width - 1 {
-                    let q = p + 1
-                    if labels[q] == 0 && d[q] >= 0 && abs(d[q] - v) <= range {
-                        labels[q] = label; stack[top] = Int32(q); xs[top] = Int32(x + 1); top += 1
-                    }
-                }
-                if p >= width {
-                    let q = p - width
-                    if labels[q] == 0 && d[q] >= 0 && abs(d[q] - v) <= range {
-                        labels[q] = label; stack[top] = Int32(q); xs[top] = Int32(x); top += 1
-                    }
-                }
-                if p + width < n {
-                    let q = p + width
-                    if labels[q] == 0 && d[q] >= 0 && abs(d[q] - v) <= range {
-                        labels[q] = label; stack[top] = Int32(q); xs[top] = Int32(x); top += 1
-                    }
-                }
-            }
-            if top < maxSize {
-                for i in 0..<top {
-                    let q = Int(stack[i])
-                    d[q] = -1
-                    conf[q] = 0
-                }
-            }
-        }
-    }
-
     /// Fills invalid pixels of `rows`: each invalid run takes the smaller (farther) of the valid
     /// disparities at its two ends — occluded pixels belong to the background; a run touching
     /// the border takes its one neighbour. Rows with no valid pixel are left for

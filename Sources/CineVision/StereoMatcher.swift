@@ -131,9 +131,7 @@ public final class StereoMatcher {
 
         // 4. Clean-up at processing resolution.
         if c.speckleSize > 0 {
-            DisparityRefinement.removeSpeckles(
-                b.disparity, b.confidence, width: pw, height: ph, maxSize: c.speckleSize, range: 1,
-                labels: b.labels, stack: b.stack, xs: b.columns)
+            b.speckles.apply(b.disparity, confidence: b.confidence, maxSize: c.speckleSize, range: 1)
         }
         if c.fillHoles {
             run(2, threads) { band in
@@ -201,7 +199,7 @@ extension StereoMatcher {
         let accumulatorL, accumulatorR: UnsafeMutablePointer<UInt32>
         let disparity, scaled, history: UnsafeMutablePointer<Float>
         let confidence: UnsafeMutablePointer<UInt8>
-        let labels, stack, columns: UnsafeMutablePointer<Int32>
+        let speckles: SpeckleFilter
         let workspaces: [SemiGlobalWorkspace]
         private var table: (p1: Int, p2: Int, values: [UInt8])?
 
@@ -218,9 +216,7 @@ extension StereoMatcher {
             scaled = .allocate(capacity: n)
             history = .allocate(capacity: n)
             confidence = .allocate(capacity: n)
-            labels = .allocate(capacity: n)
-            stack = .allocate(capacity: n)
-            columns = .allocate(capacity: n)
+            speckles = SpeckleFilter(width: g.processingWidth, height: g.processingHeight)
             workspaces = (0..<2).map { _ in SemiGlobalWorkspace(width: g.processingWidth, disparities: g.disparities) }
         }
 
@@ -233,9 +229,6 @@ extension StereoMatcher {
             disparity.deallocate()
             scaled.deallocate()
             history.deallocate()
-            labels.deallocate()
-            stack.deallocate()
-            columns.deallocate()
         }
 
         /// The P2 penalty by intensity step |ΔI|: `p2 · 8 / (8 + |ΔI|)`, at least `p1 + 1`.
