@@ -138,8 +138,10 @@ func runDisparityBench() throws {
     var ours: [String: [Int: BenchResult]] = [:]
     var peer: [String: [String: [Int: BenchResult]]] = [:]
     for (i, pair) in pairs.enumerated() {
-        // Ours.
-        for (paths, threads) in [(StereoMatcher.Paths.five, 1), (.five, 2), (.three, 1), (.three, 2)] {
+        // Ours. BENCH_DISPARITY_CONFIGS=3p1 (paths, threads) keeps one setting, for profiling.
+        let only = ProcessInfo.processInfo.environment["BENCH_DISPARITY_CONFIGS"]
+        for (paths, threads) in [(StereoMatcher.Paths.five, 1), (.five, 2), (.three, 1), (.three, 2)]
+        where only.map({ $0.contains("\(paths == .five ? 5 : 3)p\(threads)") }) ?? true {
             let c = StereoMatcher.Configuration(
                 scale: 1, maxDisparity: pair.disparities, paths: paths, threads: threads)
             let matcher = try StereoMatcher(c)

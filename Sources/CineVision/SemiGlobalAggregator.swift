@@ -87,6 +87,11 @@ typealias KeyVector = SIMD8<UInt32>
     return r
 }
 
+/// Keys one lane up: lane i holds `v[i − 1]`, lane 0 the last lane of `below` (one `valignd`).
+@_transparent func shiftedDown(_ v: KeyVector, _ below: KeyVector) -> KeyVector {
+    KeyVector(below[7], v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+}
+
 /// Lane-wise maximum of keys (one `vpmaxud`).
 @_transparent func maximum(_ a: KeyVector, _ b: KeyVector) -> KeyVector {
     var r = a
@@ -99,18 +104,6 @@ typealias KeyVector = SIMD8<UInt32>
     var r = first
     for i in 0..<8 { r[i] = UInt32(sums[i]) << 8 | first[i] }
     return r
-}
-
-/// The smallest key in every lane (see ``allMinimum(_:)-PathVector``).
-@_transparent func allMinimum(_ v: KeyVector) -> KeyVector {
-    var m = v, t = v
-    for i in 0..<8 { t[i] = m[i ^ 4] }
-    for i in 0..<8 { m[i] = Swift.min(m[i], t[i]) }
-    for i in 0..<8 { t[i] = m[i ^ 2] }
-    for i in 0..<8 { m[i] = Swift.min(m[i], t[i]) }
-    for i in 0..<8 { t[i] = m[i ^ 1] }
-    for i in 0..<8 { m[i] = Swift.min(m[i], t[i]) }
-    return m
 }
 
 /// Eight census signatures.
@@ -135,6 +128,14 @@ typealias SignatureVector = SIMD8<UInt64>
 
 @inline(__always) func load(_ p: UnsafePointer<UInt16>) -> CostVector {
     UnsafeRawPointer(p).loadUnaligned(as: CostVector.self)
+}
+
+@inline(__always) func load(_ p: UnsafePointer<UInt32>) -> KeyVector {
+    UnsafeRawPointer(p).loadUnaligned(as: KeyVector.self)
+}
+
+@inline(__always) func store(_ v: KeyVector, _ p: UnsafeMutablePointer<UInt32>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: KeyVector.self)
 }
 
 @inline(__always) func store(_ v: CostVector, _ p: UnsafeMutablePointer<UInt16>) {
@@ -239,18 +240,18 @@ struct SemiGlobalAggregator {
         ws.resetPaths(row: 1)
         var prevRow = 0
         var previousY = -1
-        Self.reciprocalTable.withUnsafeBufferPointer { r in p2Table.withUnsafeBufferPointer { p2t in
+        p2Table.withUnsafeBufferPointer { p2t in
             for y in rows {
                 let curRow = 1 - prevRow
                 costs(left: left + y &* width, right: right + y &* width, ws: ws)
                 paths(
                     luma: luma + y &* width, previous: luma + (previousY >= 0 ? previousY : y) &* width,
                     prevRow: prevRow, curRow: curRow, p2Table: p2t.baseAddress!, ws: ws)
-                decisions(y: y, ws: ws, reciprocals: r.baseAddress!, out: out, conf: conf)
+                decisions(y: y, ws: ws, out: out, conf: conf)
                 prevRow = curRow
                 previousY = y
             }
-        } }
+        }
     }
 
     /// Pass 1 of a row: the costs of every pixel and disparity.
@@ -372,85 +373,151 @@ struct SemiGlobalAggregator {
 
     }
 
-    /// Pass 3 of a row: the decisions and the right-view keys.
+    /// Pass 3 of a row: the decisions and the right-view keys, in three loops.
     ///
-    /// First per pixel, in vectors: the two smallest keys of each lane, the winner's key and
-    /// the runner-up's key (see ``runnerUp(_:_:_:)``), stored whole (a reduction that ends in one
-    /// scalar is turned into lane extracts by LLVM). Then per pixel in scalars: uniqueness, the
-    /// left-right check, sub-pixel and confidence.
+    /// 1. Per pixel, in vectors: the two smallest keys of each lane (lane i sees disparities
+    ///    i, i + 8, …) and the right-view keys for the left-right check.
+    /// 2. Per group of 8 pixels: the winners as one vector (lane j: pixel j's smallest key, by
+    ///    a transposing minimum of the 8 pixels' lane minima, see ``laneMinima(_:)``), then each
+    ///    pixel's runner-up offers (see ``offers(_:_:_:)``) and their transposing minimum.
+    /// 3. Per pixel, without branches (see ``finish(ws:row:confidence:)``): uniqueness, the
+    ///    left-right check, sub-pixel and confidence.
+    ///
+    /// No step reduces a vector to one scalar: LLVM turns such reductions into chains of lane
+    /// extracts, and per-pixel branches mispredict on every invalid pixel.
     @inline(never) func decisions(
-        y: Int, ws: SemiGlobalWorkspace, reciprocals: UnsafePointer<Float>, out: UnsafeMutablePointer<Float>,
-        conf: UnsafeMutablePointer<UInt8>
+        y: Int, ws: SemiGlobalWorkspace, out: UnsafeMutablePointer<Float>, conf: UnsafeMutablePointer<UInt8>
     ) {
         let w = width, D = disparities, vectors = D / 32
         let total = ws.total, back = ws.back
-        // Right-view winners: right pixel xr sees cost S[xr + d][d]; indexed by k = w − 1 − xr,
-        // pixel x's D sums land on consecutive k = w − 1 − x + d, so one vector minimum per 8
-        // disparities of the same keys finds them all.
-        let rightKeys = ws.rightKeys, winners = ws.winnerKeys, runnersUp = ws.runnerUpKeys
+        // Right-view winners: right pixel xr = x − d sees cost S[x][d]. Indexed by
+        // k = w − 1 − xr, pixel x's keys go to k = w − 1 − x + d. A window of D keys follows
+        // the pixels: lane j holds k = w − 1 − x + j, so pixel x's key for d goes to lane d,
+        // and moving on a pixel shifts the window up by one lane. Its top lane is then final
+        // and is stored (with the 7 lanes below it, which later pixels overwrite); the
+        // window itself stays at one address, so no load waits on a half-overlapping store.
+        let rightKeys = ws.rightKeys, window = ws.rightWindow
+        let bests = ws.bestKeys, seconds = ws.secondKeys, winners = ws.winnerKeys
         let lr = leftRightCheck
-        if lr { rightKeys.update(repeating: .max, count: w &+ D) }
+        if lr { window.update(repeating: .max, count: D) }
         let lanes = KeyVector(0, 1, 2, 3, 4, 5, 6, 7)
         for x in 0..<w {
             let s = total + x &* D, sb = back + x &* D
-            // The two smallest `(sum << 8) | d` keys of each lane: lane i sees disparities
-            // i, i + 8, i + 16, …
             var best = KeyVector(repeating: .max), second = best
-            var first = lanes
-            let k = rightKeys + (w &- 1 &- x)
+            var first = lanes, carry = best
             for v in 0..<vectors {
                 let o = v &* 32
                 let rb = load(sb + o)
-                Self.collect(load(s + o) &+ widenedLow(rb), k + o, lr, &first, &best, &second)
-                Self.collect(load(s + o + 16) &+ widenedHigh(rb), k + o + 16, lr, &first, &best, &second)
-            }
-            let winner = allMinimum(best)
-            UnsafeMutableRawPointer(winners + x &* 8).storeBytes(of: winner, as: KeyVector.self)
-            UnsafeMutableRawPointer(runnersUp + x &* 8).storeBytes(
-                of: Self.runnerUp(best, second, winner), as: KeyVector.self)
-        }
-
-        let row = out + y &* w, crow = conf + y &* w
-        for x in 0..<w {
-            let key = winners[x &* 8]
-            let d = Int(key & 0xFF), b = Int(key >> 8)
-            let runnerUp = Int(runnersUp[x &* 8] >> 8)
-            // Uniqueness, then the left-right check: the right view's winner at x − d must be
-            // within one disparity.
-            if uniqueness > 0 && runnerUp &* 100 < b &* (100 &+ uniqueness) {
-                row[x] = -1; crow[x] = 0
-                continue
+                Self.collect(load(s + o) &+ widenedLow(rb), window + o, lr, &carry, &first, &best, &second)
+                Self.collect(load(s + o + 16) &+ widenedHigh(rb), window + o + 16, lr, &carry, &first, &best, &second)
             }
             if lr {
-                let xr = x &- d
-                if xr < 0 || abs(Int(rightKeys[w &- 1 &- xr] & 0xFF) &- d) > 1 {
-                    row[x] = -1; crow[x] = 0
-                    continue
-                }
+                let top: KeyVector = load(window + (D &- 8))
+                store(top, rightKeys + (w &- 1 &- x &+ D &- 8))
             }
-            var value = Float(d)
-            if subpixel && d > 0 && d < D &- 1 {
-                let s = total + x &* D, sb = back + x &* D
-                let c0 = Int(s[d &- 1]) &+ Int(sb[d &- 1]), c2 = Int(s[d &+ 1]) &+ Int(sb[d &+ 1])
-                // Equiangular (V-shaped) fit: aggregated census costs are L1-like, and a
-                // parabola pulls results towards whole pixels (pixel locking) far more.
-                let denominator = Swift.max(c0, c2) &- b
-                if denominator > 0 {
-                    let offset = Float(c0 &- c2) * 0.5 * Self.reciprocal(denominator, reciprocals)
-                    value += Swift.max(-0.5, Swift.min(0.5, offset))
-                }
+            store(best, bests + x &* 8)
+            store(second, seconds + x &* 8)
+        }
+        if lr { rightKeys.update(from: window, count: D) }
+
+        let runnersUp = ws.runnerUpKeys
+        for x0 in stride(from: 0, to: w, by: 8) {
+            let b = bests + x0 &* 8, s = seconds + x0 &* 8
+            let winner = Self.laneMinima(b)
+            store(winner, winners + x0)
+            for j in 0..<8 {
+                let o = j &* 8
+                store(Self.offers(load(b + o), load(s + o), KeyVector(repeating: winners[x0 &+ j])), s + o)
             }
-            row[x] = value
-            // Confidence: the runner-up's relative margin, 0 … 25 % mapped to 1 … 255.
-            let margin = Float(runnerUp &- b) * Self.reciprocal(Swift.max(1, b), reciprocals)
-            crow[x] = UInt8(Swift.max(1, Int(Swift.min(255, margin * 4 * 255))))
+            store(Self.laneMinima(s), runnersUp + x0)
+        }
+        finish(ws: ws, row: out + y &* w, confidence: conf + y &* w)
+    }
+
+    /// The decisions of one row from every pixel's winner and runner-up keys: invalid (−1,
+    /// confidence 0) when the runner-up is not `uniqueness` percent dearer or the right view's
+    /// winner at x − d is more than one disparity away; else the disparity with the
+    /// equiangular sub-pixel offset, and the confidence from the runner-up's margin.
+    ///
+    /// Two loops: the first gathers what each pixel's winner points at (the sums at d ± 1,
+    /// the right view's winner at x − d); the second reads only contiguous arrays and has no
+    /// branches (every test is a select), so the loop vectorizer runs it 8 pixels at a time
+    /// and an invalid pixel costs no misprediction.
+    @inline(never) func finish(ws: SemiGlobalWorkspace, row: UnsafeMutablePointer<Float>, confidence crow: UnsafeMutablePointer<UInt8>) {
+        let w = width, D = disparities, total = ws.total, back = ws.back, rightKeys = ws.rightKeys
+        let winners = ws.winnerKeys, runnersUp = ws.runnerUpKeys
+        let below = ws.belowSums, above = ws.aboveSums, rightWinners = ws.rightWinners
+        let last = D &- 1
+        for x in 0..<w {
+            let d = Int(winners[x] & 0xFF), o = x &* D &+ Swift.min(Swift.max(d, 1), last &- 1)
+            below[x] = Int32(total[o &- 1]) &+ Int32(back[o &- 1])
+            above[x] = Int32(total[o &+ 1]) &+ Int32(back[o &+ 1])
+            rightWinners[x] = Int32(truncatingIfNeeded: rightKeys[w &- 1 &- x &+ d] & 0xFF)
+        }
+        let u = Int32(uniqueness), top = Int32(last)
+        let lr: Int32 = leftRightCheck ? 1 : 0, fitting: Int32 = subpixel ? 1 : 0
+        // Tests are 0/1 integers combined with & and |: `&&` and `||` would branch.
+        for x in 0..<w {
+            let key = winners[x]
+            let d = Int32(truncatingIfNeeded: key & 0xFF), b = Int32(truncatingIfNeeded: key &>> 8)
+            let r = Int32(truncatingIfNeeded: runnersUp[x] &>> 8)
+            // Uniqueness: the runner-up must cost `uniqueness` percent more than the winner
+            // (never true at 0: the runner-up costs at least as much as the winner).
+            let notUnique: Int32 = r &* 100 < b &* (100 &+ u) ? 1 : 0
+            // The left-right check: the right view's winner at x − d within one disparity.
+            let difference = rightWinners[x] &- d
+            let outside: Int32 = Int32(truncatingIfNeeded: x) &- d < 0 ? 1 : 0
+            let inconsistent: Int32 = difference > 1 || difference < -1 ? 1 : 0
+            let bad = (notUnique | (lr & (outside | inconsistent))) != 0
+            // Equiangular (V-shaped) sub-pixel fit: aggregated census costs are L1-like, and a
+            // parabola pulls results towards whole pixels (pixel locking) far more.
+            let c0 = below[x], c2 = above[x]
+            let denominator = Swift.max(c0, c2) &- b
+            let inside: Int32 = d > 0 ? 1 : 0, under: Int32 = d < top ? 1 : 0, sloped: Int32 = denominator > 0 ? 1 : 0
+            let fit = (fitting & inside & under & sloped) != 0
+            let offset = Float(c0 &- c2) * 0.5 * (1 / Float(fit ? denominator : 1))
+            let value = Float(d) + (fit ? Swift.max(-0.5, Swift.min(0.5, offset)) : 0)
+            // Confidence: the runner-up's relative margin, 0 … 25 % mapped to 1 … 255, truncated
+            // via the bits of 2²³ + value (exact below 2²³, no checked conversion).
+            let margin = Float(r &- b) * (1 / Float(Swift.max(1, b)))
+            let whole = Swift.max(0, Swift.min(255, margin * 4 * 255)).rounded(.towardZero) + 8_388_608
+            let level = Swift.max(1, UInt8(truncatingIfNeeded: whole.bitPattern))
+            row[x] = bad ? -1 : value
+            crow[x] = bad ? 0 : level
         }
     }
 
-    /// The runner-up's key in every lane: the cheapest disparity that is not the winner or its
-    /// neighbour. The three excluded disparities fall in three different lanes (lane = d mod 8),
-    /// so a lane whose best key is excluded offers its second key, which is not.
-    @_transparent static func runnerUp(_ best: KeyVector, _ second: KeyVector, _ winner: KeyVector) -> KeyVector {
+    /// Lane j of the result: the smallest of the 8 lanes of the j-th of the 8 key vectors at
+    /// `p` — a transposing reduction of 7 minima and 14 shuffles for 8 pixels, where a
+    /// reduction per pixel takes 3 minima and a broadcast each.
+    @_transparent static func laneMinima(_ p: UnsafePointer<UInt32>) -> KeyVector {
+        // Pairs of lanes, then quads, then halves; each step halves the lanes per vector
+        // and doubles the vectors per result.
+        func pairs(_ a: KeyVector, _ b: KeyVector) -> KeyVector {
+            minimum(
+                KeyVector(a[0], b[0], a[2], b[2], a[4], b[4], a[6], b[6]),
+                KeyVector(a[1], b[1], a[3], b[3], a[5], b[5], a[7], b[7]))
+        }
+        func quads(_ p: KeyVector, _ q: KeyVector) -> KeyVector {
+            minimum(
+                KeyVector(p[0], p[1], q[0], q[1], p[4], p[5], q[4], q[5]),
+                KeyVector(p[2], p[3], q[2], q[3], p[6], p[7], q[6], q[7]))
+        }
+        func halves(_ s: KeyVector, _ t: KeyVector) -> KeyVector {
+            minimum(
+                KeyVector(s[0], s[1], s[2], s[3], t[0], t[1], t[2], t[3]),
+                KeyVector(s[4], s[5], s[6], s[7], t[4], t[5], t[6], t[7]))
+        }
+        return halves(
+            quads(pairs(load(p), load(p + 8)), pairs(load(p + 16), load(p + 24))),
+            quads(pairs(load(p + 32), load(p + 40)), pairs(load(p + 48), load(p + 56))))
+    }
+
+    /// What each lane offers for the runner-up: the cheapest disparity that is not the winner
+    /// or its neighbour. The three excluded disparities fall in three different lanes
+    /// (lane = d mod 8), so a lane whose best key is excluded offers its second key, which is
+    /// not. `winner` holds the winner's key in every lane.
+    @_transparent static func offers(_ best: KeyVector, _ second: KeyVector, _ winner: KeyVector) -> KeyVector {
         // Lanes whose best disparity e has e − d + 1 in 0 … 2 offer their second key; the mask
         // is the sign of (δ − 3) & ~δ, spread by an arithmetic shift (no select).
         var offer = best
@@ -459,33 +526,26 @@ struct SemiGlobalAggregator {
             let mask = UInt32(bitPattern: ((delta &- 3) & ~delta) >> 31)
             offer[i] = best[i] ^ ((best[i] ^ second[i]) & mask)
         }
-        return allMinimum(offer)
+        return offer
     }
 
     /// Takes 16 sums of disparities `first`, `first + 1`, … into the two smallest keys per
-    /// lane (`best`, `second`) and, with the left-right check, into the right-view keys at `k`.
+    /// lane (`best`, `second`) and, with the left-right check, into the right-view window at
+    /// `window` (shifted up by one lane on the way; `carry` is the window vector below).
     @_transparent static func collect(
-        _ t: CostVector, _ k: UnsafeMutablePointer<UInt32>, _ lr: Bool, _ first: inout KeyVector,
-        _ best: inout KeyVector, _ second: inout KeyVector
+        _ t: CostVector, _ window: UnsafeMutablePointer<UInt32>, _ lr: Bool, _ carry: inout KeyVector,
+        _ first: inout KeyVector, _ best: inout KeyVector, _ second: inout KeyVector
     ) {
         let low = keys(t.lowHalf, first: first), high = keys(t.highHalf, first: first &+ KeyVector(repeating: 8))
         let m = minimum(low, high), M = maximum(low, high)
         second = minimum(maximum(best, m), minimum(second, M))
         best = minimum(best, m)
         if lr {
-            let kl = UnsafeMutableRawPointer(k), kh = UnsafeMutableRawPointer(k + 8)
-            kl.storeBytes(of: minimum(kl.loadUnaligned(as: KeyVector.self), low), as: KeyVector.self)
-            kh.storeBytes(of: minimum(kh.loadUnaligned(as: KeyVector.self), high), as: KeyVector.self)
+            let a = load(window), b = load(window + 8)
+            store(minimum(shiftedDown(a, carry), low), window)
+            store(minimum(shiftedDown(b, a), high), window + 8)
+            carry = b
         }
         first &+= KeyVector(repeating: 16)
-    }
-
-    /// 1 / k for k < 4096 (0 at k = 0): a multiply instead of a divide per pixel for the
-    /// sub-pixel fit and the confidence (aggregated costs are rarely larger).
-    static let reciprocalTable: [Float] = (0..<4096).map { $0 == 0 ? 0 : 1 / Float($0) }
-
-    /// 1 / k from `table` when it is there, else by division.
-    @inline(__always) static func reciprocal(_ k: Int, _ table: UnsafePointer<Float>) -> Float {
-        k < 4096 ? table[k] : 1 / Float(k)
     }
 }

@@ -35,9 +35,21 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
     let horizontalStates: UnsafeMutablePointer<UInt8>
     /// Packed `(cost << 8) | disparity` minima per right-view pixel (reversed), `width + disparities`.
     let rightKeys: UnsafeMutablePointer<UInt32>
-    /// The winner's key per pixel of the current row, in all 8 lanes: `width × 8`.
+    /// Per pixel: the summed cost one disparity below and above the winner, and the right
+    /// view's winning disparity at x − d (what the decisions gather): `width` each.
+    let belowSums, aboveSums, rightWinners: UnsafeMutablePointer<Int32>
+    /// The right-view keys still open while a row's pixels are visited: `disparities`.
+    let rightWindow: UnsafeMutablePointer<UInt32>
+    /// Pixels rounded up to whole groups of 8 (the decisions run 8 pixels per vector).
+    let paddedWidth: Int
+    /// The smallest key of each of the 8 lanes (disparities d ≡ lane mod 8), per pixel:
+    /// `paddedWidth × 8`; pixels beyond the width stay 0.
+    let bestKeys: UnsafeMutablePointer<UInt32>
+    /// The second-smallest key of each lane per pixel, then the runner-up offers: `paddedWidth × 8`.
+    let secondKeys: UnsafeMutablePointer<UInt32>
+    /// The winner's key of every pixel: `paddedWidth`.
     let winnerKeys: UnsafeMutablePointer<UInt32>
-    /// The runner-up's key per pixel of the current row, in all 8 lanes: `width × 8`.
+    /// The runner-up's key of every pixel: `paddedWidth`.
     let runnerUpKeys: UnsafeMutablePointer<UInt32>
     /// The right view's census row reversed (`width + disparities`; the tail is never matched).
     let reversedRight: UnsafeMutablePointer<UInt64>
@@ -55,8 +67,17 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
         verticalMin = .allocate(capacity: 2 * 3 * (width + 2))
         horizontalStates = .allocate(capacity: 4 * (disparities + 32))
         rightKeys = .allocate(capacity: width + disparities)
-        winnerKeys = .allocate(capacity: width * 8)
-        runnerUpKeys = .allocate(capacity: width * 8)
+        paddedWidth = (width + 7) / 8 * 8
+        bestKeys = .allocate(capacity: paddedWidth * 8)
+        secondKeys = .allocate(capacity: paddedWidth * 8)
+        winnerKeys = .allocate(capacity: paddedWidth)
+        rightWindow = .allocate(capacity: disparities)
+        belowSums = .allocate(capacity: width)
+        aboveSums = .allocate(capacity: width)
+        rightWinners = .allocate(capacity: width)
+        for p in [belowSums, aboveSums, rightWinners] { p.initialize(repeating: 0, count: width) }
+        rightWindow.initialize(repeating: .max, count: disparities)
+        runnerUpKeys = .allocate(capacity: paddedWidth)
         reversedRight = .allocate(capacity: width + disparities)
         reversedRight.initialize(repeating: 0, count: width + disparities)
         vertical.initialize(repeating: Self.pad, count: 2 * 3 * (width + 2) * slot)
@@ -66,8 +87,10 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
         total.initialize(repeating: 0, count: width * disparities)
         back.initialize(repeating: 0, count: width * disparities)
         rightKeys.initialize(repeating: 0, count: width + disparities)
-        winnerKeys.initialize(repeating: 0, count: width * 8)
-        runnerUpKeys.initialize(repeating: 0, count: width * 8)
+        bestKeys.initialize(repeating: 0, count: paddedWidth * 8)
+        secondKeys.initialize(repeating: 0, count: paddedWidth * 8)
+        winnerKeys.initialize(repeating: 0, count: paddedWidth)
+        runnerUpKeys.initialize(repeating: 0, count: paddedWidth)
     }
 
     deinit {
@@ -78,7 +101,11 @@ final class SemiGlobalWorkspace: @unchecked Sendable {
         verticalMin.deallocate()
         horizontalStates.deallocate()
         rightKeys.deallocate()
+        bestKeys.deallocate()
+        secondKeys.deallocate()
         winnerKeys.deallocate()
+        rightWindow.deallocate()
+        for p in [belowSums, aboveSums, rightWinners] { p.deallocate() }
         runnerUpKeys.deallocate()
         reversedRight.deallocate()
     }
