@@ -145,25 +145,30 @@ typealias SignatureVector = SIMD8<UInt64>
 /// One semi-global aggregation step for 32 disparities: the cost plus the cheapest way to
 /// arrive from the previous pixel on the path — the same disparity, ±1 with P1 (`down`, `up`:
 /// the previous state shifted by one disparity), or any with P2 — minus the previous minimum
-/// `prevMin`, so that values stay bounded by cost + P2:
+/// `prevMin` (m), so that values stay bounded by cost + P2:
 ///
-///     L = c + min(prev − m, min(min(down, up) − m, P2 − P1) + P1)
+///     T = min(prev, min(min(down, up), 255 − P1) + P1)
+///     L = c + min(T − m, P2)
 ///
 /// which equals the textbook `c + min(prev, down + P1, up + P1, m + P2) − m` but never leaves
-/// the byte range (`p2p1` is P2 − P1).
+/// the byte range (`cap` is 255 − P1: a neighbour above it cannot beat `prev` ≤ 254 anyway).
+/// T does not depend on m, so along a horizontal path — where m is the previous step's
+/// reduction, the longest link of the chain — only three operations wait for it.
 @_transparent func pathStep(
     _ c: PathVector, _ prev: PathVector, _ down: PathVector, _ up: PathVector, _ p1: PathVector,
-    _ p2p1: PathVector, _ prevMin: PathVector
+    _ cap: PathVector, _ p2: PathVector, _ prevMin: PathVector
 ) -> PathVector {
-    c &+ minimum(prev &- prevMin, minimum(minimum(down, up) &- prevMin, p2p1) &+ p1)
+    let t = minimum(prev, minimum(minimum(down, up), cap) &+ p1)
+    return c &+ minimum(t &- prevMin, p2)
 }
 
-/// ``pathStep(_:_:_:_:_:_:_:)`` along a path whose previous state was stored a pixel earlier
-/// (vertical and diagonal paths: the previous row), read with unaligned loads at ±1.
+/// ``pathStep(_:_:_:_:_:_:_:_:)`` along a path whose previous state was stored a pixel
+/// earlier (vertical and diagonal paths: the previous row), read with unaligned loads at ±1.
 @_transparent func pathStep(
-    _ c: PathVector, _ prev: UnsafePointer<UInt8>, _ p1: PathVector, _ p2p1: PathVector, _ prevMin: PathVector
+    _ c: PathVector, _ prev: UnsafePointer<UInt8>, _ p1: PathVector, _ cap: PathVector, _ p2: PathVector,
+    _ prevMin: PathVector
 ) -> PathVector {
-    pathStep(c, load(prev), load(prev - 1), load(prev + 1), p1, p2p1, prevMin)
+    pathStep(c, load(prev), load(prev - 1), load(prev + 1), p1, cap, p2, prevMin)
 }
 
 /// Semi-global matching over a band of rows of census signatures.
@@ -282,9 +287,10 @@ struct SemiGlobalAggregator {
         let w = width, D = disparities, vectors = D / 32, slot = ws.slot
         let cost = ws.cost, total = ws.total, back = ws.back
         let p1 = self.p1, p1v = PathVector(repeating: p1), padV = PathVector(repeating: SemiGlobalWorkspace.pad)
-        // P2 − P1 by |ΔI|.
+        let cap = PathVector(repeating: 255 &- p1)
+        // P2 by |ΔI|.
         func jump(_ a: UInt8, _ b: UInt8) -> PathVector {
-            PathVector(repeating: p2t[Int(a > b ? a &- b : b &- a)] &- p1)
+            PathVector(repeating: p2t[Int(a > b ? a &- b : b &- a)])
         }
         // 2. Paths: forward at x, right→left at w − 1 − x. Path states of pixel x sit
         // in slot x + 1 of their row buffer (slots 0 and w + 1 stay zero: the diagonal
@@ -319,11 +325,11 @@ struct SemiGlobalAggregator {
                     let o = v &* 32
                     let cv = load(c + o)
                     let hr = load(fPrev + o + 32)
-                    let lh = pathStep(cv, hc, shiftedDown(hc, hl), shiftedUp(hc, hr), p1v, jh, mh)
+                    let lh = pathStep(cv, hc, shiftedDown(hc, hl), shiftedUp(hc, hr), p1v, cap, jh, mh)
                     hl = hc; hc = hr
-                    let lv = pathStep(cv, vp + o, p1v, jv, mv)
-                    let la = pathStep(cv, ap + o, p1v, ja, ma)
-                    let lb = pathStep(cv, bp + o, p1v, jb, mb)
+                    let lv = pathStep(cv, vp + o, p1v, cap, jv, mv)
+                    let la = pathStep(cv, ap + o, p1v, cap, ja, ma)
+                    let lb = pathStep(cv, bp + o, p1v, cap, jb, mb)
                     store(lh, fCur + o); store(lv, vc + o); store(la, ac + o); store(lb, bc + o)
                     store(widenedLow(lh) &+ widenedLow(lv) &+ widenedLow(la) &+ widenedLow(lb), s + o)
                     store(widenedHigh(lh) &+ widenedHigh(lv) &+ widenedHigh(la) &+ widenedHigh(lb), s + o + 16)
@@ -337,9 +343,9 @@ struct SemiGlobalAggregator {
                     let o = v &* 32
                     let cv = load(c + o)
                     let hr = load(fPrev + o + 32)
-                    let lh = pathStep(cv, hc, shiftedDown(hc, hl), shiftedUp(hc, hr), p1v, jh, mh)
+                    let lh = pathStep(cv, hc, shiftedDown(hc, hl), shiftedUp(hc, hr), p1v, cap, jh, mh)
                     hl = hc; hc = hr
-                    let lv = pathStep(cv, vp + o, p1v, jv, mv)
+                    let lv = pathStep(cv, vp + o, p1v, cap, jv, mv)
                     store(lh, fCur + o); store(lv, vc + o)
                     store(widenedLow(lh) &+ widenedLow(lv), s + o)
                     store(widenedHigh(lh) &+ widenedHigh(lv), s + o + 16)
@@ -361,7 +367,7 @@ struct SemiGlobalAggregator {
             for v in 0..<vectors {
                 let o = v &* 32
                 let rr = load(rPrev + o + 32)
-                let lr = pathStep(load(cb + o), rc, shiftedDown(rc, rl), shiftedUp(rc, rr), p1v, jr, mr)
+                let lr = pathStep(load(cb + o), rc, shiftedDown(rc, rl), shiftedUp(rc, rr), p1v, cap, jr, mr)
                 rl = rc; rc = rr
                 store(lr, rCur + o)
                 store(lr, sr + o)
