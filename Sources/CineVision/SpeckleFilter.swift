@@ -12,13 +12,13 @@
 /// and neighbour:
 /// 1. Per row, one pass cuts the row into runs: maximal stretches of valid pixels, each
 ///    connected to the one before it.
-/// 2. Per pair of rows, one pass over the columns merges the run above with the run below
-///    wherever the two pixels are connected (a union-find over runs, with path halving); only
-///    a change of run pair costs a union.
+/// 2. Per pair of rows, the two rows' runs are walked in order; a run above and a run below
+///    that overlap are merged (a union-find over runs, with path halving) as soon as one
+///    column of the overlap is connected — usually the first one looked at.
 /// 3. Region sizes are summed per root, and the runs of small regions are cleared.
 ///
-/// Cost: ≈ 2 compares per pixel per pass (predictable branches in smooth maps), plus a few
-/// operations per run; memory: 4 Int32 per run, 2 rows of run ids.
+/// Cost: ≈ 2 compares per pixel to cut the runs (predictable branches in smooth maps), then
+/// a few operations per pair of overlapping runs; memory: 4 Int32 per run.
 final class SpeckleFilter: @unchecked Sendable {
     /// Width and height of the maps this filter takes.
     let width: Int
@@ -28,8 +28,6 @@ final class SpeckleFilter: @unchecked Sendable {
     private let start, end, parent, size: UnsafeMutablePointer<Int32>
     /// The first run of every row (`height + 1` entries).
     private let rowFirst: UnsafeMutablePointer<Int32>
-    /// The run id of every pixel of the previous and the current row.
-    private let runAbove, runHere: UnsafeMutablePointer<Int32>
 
     /// Scratch for maps of `width` × `height`.
     init(width: Int, height: Int) {
@@ -41,12 +39,10 @@ final class SpeckleFilter: @unchecked Sendable {
         parent = .allocate(capacity: n)
         size = .allocate(capacity: n)
         rowFirst = .allocate(capacity: height + 1)
-        runAbove = .allocate(capacity: width)
-        runHere = .allocate(capacity: width)
     }
 
     deinit {
-        for p in [start, end, parent, size, rowFirst, runAbove, runHere] { p.deallocate() }
+        for p in [start, end, parent, size, rowFirst] { p.deallocate() }
     }
 
     /// The root of run `i`'s region (path halving).
@@ -65,7 +61,6 @@ final class SpeckleFilter: @unchecked Sendable {
     func apply(_ d: UnsafeMutablePointer<Float>, confidence conf: UnsafeMutablePointer<UInt8>, maxSize: Int, range: Float) {
         let w = width, h = height
         var count: Int32 = 0
-        var above = runAbove, here = runHere
         for y in 0..<h {
             let row = d + y &* w
             rowFirst[y] = count
@@ -78,33 +73,35 @@ final class SpeckleFilter: @unchecked Sendable {
                 count &+= 1
                 start[Int(id)] = Int32(x)
                 parent[Int(id)] = id
-                here[x] = id
                 x &+= 1
                 while x < w {
                     let v = row[x]
                     if !(v >= 0 && abs(v - previous) <= range) { break }
-                    here[x] = id
                     previous = v
                     x &+= 1
                 }
                 end[Int(id)] = Int32(x)
             }
-            // 2. Merge with the runs above where the pixels are connected.
+            // 2. Merge with the runs above: walk both rows' runs in order; where a run above and
+            // a run here overlap, look for one connected column (usually the first) and merge.
             if y > 0 {
                 let up = row - w
-                var lastAbove: Int32 = -1, lastHere: Int32 = -1
-                for x in 0..<w {
-                    let a = row[x], b = up[x]
-                    guard a >= 0 && b >= 0 && abs(a - b) <= range else { continue }
-                    let ra = above[x], rh = here[x]
-                    if ra == lastAbove && rh == lastHere { continue }
-                    lastAbove = ra
-                    lastHere = rh
-                    let p = find(ra), q = find(rh)
-                    if p != q { parent[Int(Swift.max(p, q))] = Swift.min(p, q) }
+                var i = Int(rowFirst[y &- 1]), j = Int(rowFirst[y])
+                let iEnd = j, jEnd = Int(count)
+                while i < iEnd && j < jEnd {
+                    let lo = Int(Swift.max(start[i], start[j])), hi = Int(Swift.min(end[i], end[j]))
+                    var x = lo
+                    while x < hi && abs(row[x] - up[x]) > range { x &+= 1 }
+                    if x < hi {
+                        let p = find(Int32(i)), q = find(Int32(j))
+                        if p != q { parent[Int(Swift.max(p, q))] = Swift.min(p, q) }
+                    }
+                    // Advance whichever run ends first (both when they end together).
+                    let ei = end[i], ej = end[j]
+                    if ei <= ej { i &+= 1 }
+                    if ej <= ei { j &+= 1 }
                 }
             }
-            swap(&above, &here)
         }
         rowFirst[h] = count
 
