@@ -227,14 +227,15 @@ struct SemiGlobalAggregator {
     ///    reloaded whole (store-to-load forwarding works) and the ±1-disparity neighbours come
     ///    from register shuffles, not from unaligned reloads of a just-written vector.
     /// 3. Decisions: sums, winner-take-all with the runner-up for uniqueness (the two smallest
-    ///    keys per lane), the right-view keys for the left-right check, sub-pixel, confidence.
+    ///    keys per lane, then 8 pixels at a time), the right-view keys for the left-right check,
+    ///    sub-pixel and confidence in a branch-free vector loop.
     ///
     /// Each pass is its own `@inline(never)` function on purpose: with all three inlined into
     /// one loop nest, LLVM stopped turning the lane loops into vector instructions and the
     /// matcher ran 35–100× slower.
     ///
-    /// Cost per pixel and 32 disparities: 4 popcount vectors; per path ≈ 9 vector ops; the
-    /// forward sums ≈ 3 per path; decisions ≈ 36. Memory: the byte costs and backward path, the
+    /// Cost per pixel and 32 disparities: 4 popcount vectors; per path ≈ 7 vector ops and a
+    /// minimum; the forward sums ≈ 3 per path; decisions ≈ 40. Memory: the byte costs and backward path, the
     /// forward sums (4 × W × D bytes) and the path rows, all in L2.
     func run(
         rows: StrideTo<Int>, left: UnsafePointer<UInt64>, right: UnsafePointer<UInt64>,
