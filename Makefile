@@ -19,9 +19,10 @@ setup:
 release: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph
 
-## Runs the built-in demo: a synthetic stereo camera recorded to out/demo-*.mp4.
+## The cinematic demo: a synthetic take recorded as an asset with automatic focus, rendered with
+## bokeh to out/demo-*.mp4, its focus plot and a contact sheet (docs/demo.md).
 demo: release
-	$(RELEASE_BIN)/cinegraph run graphs/demo.conf
+	$(RELEASE_BIN)/cinegraph demo
 
 build: setup
 	$(SWIFT) build --build-tests
@@ -38,9 +39,9 @@ plugin: build
 	$(MAKE) -C Examples/Plugin CINEGRAPH_BIN=$(DEBUG_BIN)
 
 ## Every test: graphs validate, examples build and run, then the test suite (last, so its
-## summary closes the output).
-test: build validate examples
-	$(SWIFT) test --skip-build --no-parallel
+## summary closes the output). The demo's tests run the release binary, as `make demo` does.
+test: build validate examples release
+	CINEGRAPH_RELEASE_BIN=$(RELEASE_BIN)/cinegraph $(SWIFT) test --skip-build --no-parallel
 
 bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph

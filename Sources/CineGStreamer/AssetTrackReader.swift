@@ -29,7 +29,6 @@ public final class AssetTrackReader: @unchecked Sendable {
         try GStreamer.initialize()
         self.track = track
         self.path = path
-        let quoted = "\"" + path.replacingOccurrences(of: "\"", with: "\\\"") + "\""
         let branch: String
         switch track {
         case .video:
@@ -39,7 +38,7 @@ public final class AssetTrackReader: @unchecked Sendable {
         case .metadata:
             branch = "d.subtitle_0 ! queue"
         }
-        pipeline = try Pipeline("filesrc location=\(quoted) ! matroskademux name=d \(branch) ! appsink name=sink sync=false max-buffers=8")
+        pipeline = try Pipeline("filesrc location=\(Pipeline.quoted(path)) ! matroskademux name=d \(branch) ! appsink name=sink sync=false max-buffers=8")
         if track == .metadata {
             frames = nil
             sink = pipeline.child(named: "sink")

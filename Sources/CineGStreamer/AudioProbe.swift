@@ -20,9 +20,8 @@ public enum AudioProbe {
     /// - Throws: ``GStreamerError`` when the file is missing, cannot be decoded, or stalls for `timeout` s.
     public static func inspect(path: String, timeout: Double = 20) throws -> AudioInfo? {
         try GStreamer.initialize()
-        let quoted = "\"" + path.replacingOccurrences(of: "\"", with: "\\\"") + "\""
         let pipeline = try Pipeline(
-            "filesrc location=\(quoted) ! decodebin name=dec dec. ! queue ! audioconvert ! "
+            "filesrc location=\(Pipeline.quoted(path)) ! decodebin name=dec dec. ! queue ! audioconvert ! "
                 + "audio/x-raw,format=S16LE,layout=interleaved ! appsink name=sink sync=false enable-last-sample=false")
         guard let sink = pipeline.child(named: "sink") else {
             throw GStreamerError(element: nil, message: "the audio probe lacks its sink")

@@ -86,7 +86,7 @@ public final class MovieRecorder: @unchecked Sendable {
         if let parser = MovieFormat.parser(forEncoder: encoder) { video.append(parser) }
         video += [
             "queue", MovieFormat.muxerDescription(container: container), MovieFormat.writeBehindQueue,
-            "filesink location=\(Self.quoted(path))",
+            "filesink location=\(Pipeline.quoted(path))",
         ]
         var description = video.joined(separator: " ! ")
         if options.audio != nil && options.audioFile != nil {
@@ -95,7 +95,7 @@ public final class MovieRecorder: @unchecked Sendable {
         if let file = options.audioFile {
             let audioEncoder = try MovieFormat.audioEncoder(container: container)
             let demuxer = file.lowercased().hasSuffix(".mp4") || file.lowercased().hasSuffix(".mov") ? "qtdemux" : "matroskademux"
-            description += "  filesrc location=\(Self.quoted(file)) ! \(demuxer) name=audiofile audiofile.audio_0 ! "
+            description += "  filesrc location=\(Pipeline.quoted(file)) ! \(demuxer) name=audiofile audiofile.audio_0 ! "
                 + ["queue", "decodebin", "audioconvert", "audioresample", audioEncoder, "queue", "mux."].joined(separator: " ! ")
         }
         if let audio = options.audio {
@@ -187,19 +187,5 @@ public final class MovieRecorder: @unchecked Sendable {
     public func abandon() {
         isFinished = true
         pipeline.stop()
-    }
-
-    /// `text` as a quoted gst-launch value.
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
-    }
-}
-
-extension String {
-    /// The string with every `target` character replaced by `replacement`.
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for c in self { if c == target { out += replacement } else { out.append(c) } }
-        return out
     }
 }

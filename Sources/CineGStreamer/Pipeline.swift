@@ -24,6 +24,18 @@ public final class Pipeline: @unchecked Sendable {
         var warnings: [GStreamerError] = []
     }
 
+    /// `text` as a double-quoted value for a pipeline description (`location=…`): backslashes
+    /// and double quotes escaped, so any path survives gst-launch parsing. The one quoting
+    /// helper: every description built from a user's path goes through it.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "\""
+    }
+
     /// Parses `description` (for example `"videotestsrc ! appsink name=sink"`).
     ///
     /// - Throws: ``GStreamerError`` when the description does not parse; for a missing element

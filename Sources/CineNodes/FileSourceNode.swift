@@ -69,18 +69,14 @@ public struct FileSourceNode: Node {
             URL(fileURLWithPath: p).pathExtension.lowercased())
     }
 
-    static func quoted(_ p: String) -> String {
-        "\"" + p.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-
     func pipelineDescription(_ file: String) -> String {
         let tail = "videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false max-buffers=4 drop=false"
         if file.contains("%") {
             let ext = URL(fileURLWithPath: file).pathExtension.lowercased()
             let caps = ext == "png" ? "image/png" : "image/jpeg"
-            return "multifilesrc location=\(Self.quoted(file)) index=0 caps=\"\(caps),framerate=\(fpsFraction(fps))\" ! decodebin ! \(tail)"
+            return "multifilesrc location=\(Pipeline.quoted(file)) index=0 caps=\"\(caps),framerate=\(fpsFraction(fps))\" ! decodebin ! \(tail)"
         }
-        return "filesrc location=\(Self.quoted(file)) ! decodebin ! \(tail)"
+        return "filesrc location=\(Pipeline.quoted(file)) ! decodebin ! \(tail)"
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {

@@ -70,7 +70,7 @@ public struct FramesSinkNode: Node {
                 try PathTemplate.prepareFolder(for: expanded)
                 let ext = URL(fileURLWithPath: expanded).pathExtension.lowercased()
                 let encoder = ext == "png" ? "pngenc" : "jpegenc quality=\(quality)"
-                tail = "\(encoder) ! multifilesink location=\(FileSourceNode.quoted(expanded)) index=0"
+                tail = "\(encoder) ! multifilesink location=\(Pipeline.quoted(expanded)) index=0"
             } else {
                 tail = description
             }

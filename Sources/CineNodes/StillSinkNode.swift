@@ -91,8 +91,7 @@ public struct StillSinkNode: Node {
 
     /// Writes one frame through `appsrc ! videoconvert ! ENCODER ! filesink`.
     static func encode(_ image: Image, to path: String, encoder: String) throws {
-        let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        let sink = try VideoSinkPipeline(tail: "\(encoder) ! filesink location=\"\(escaped)\"", for: image, fps: 1)
+        let sink = try VideoSinkPipeline(tail: "\(encoder) ! filesink location=\(Pipeline.quoted(path))", for: image, fps: 1)
         try sink.push(image, at: .zero)
         guard try sink.finish(timeout: 30) else {
             throw GStreamerError(element: "filesink", message: "still \(path) was not finished within 30 s")

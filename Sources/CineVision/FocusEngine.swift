@@ -39,7 +39,7 @@ public struct FocusEngine: Sendable {
         if let newest = state.newest, time <= newest { return [] }
         state.newest = time
         state.newestDetections = detections
-        chooseBase(time, detections)
+        chooseBase(time, detections, sceneDisparity: sceneDisparity)
         // A user decision whose subject has left ends; the last base decision resumes.
         if let user = state.user, user.target.isTracked,
             userTrackGroup().map({ g in !detections.contains { $0.groupID == g } }) ?? true
@@ -143,7 +143,7 @@ public struct FocusEngine: Sendable {
         var centreDistance = 1.0
     }
 
-    private mutating func chooseBase(_ time: Timestamp, _ detections: Detections) {
+    private mutating func chooseBase(_ time: Timestamp, _ detections: Detections, sceneDisparity: Double?) {
         let c = configuration
         var candidates: [Candidate] = []
         for d in detections {
@@ -200,7 +200,16 @@ public struct FocusEngine: Sendable {
                 best = (cand.group, score)
             }
         }
-        guard let best, best.group != state.baseGroup else { return }
+        guard let best else {
+            // The subject in focus has gone and nobody qualifies: rest on the scene.
+            if let g = state.baseGroup, !state.subjects.contains(where: { $0.group == g }) {
+                state.baseGroup = nil
+                state.baseSince = time
+                if let scene = sceneDisparity, scene.isFinite { decideBase(.disparity(scene), at: time) }
+            }
+            return
+        }
+        guard best.group != state.baseGroup else { return }
         if let current = currentScore {
             let held = (time - state.baseSince).seconds >= c.minimumHold
             guard held && best.score > current + c.switchMargin else { return }
@@ -211,7 +220,13 @@ public struct FocusEngine: Sendable {
         if state.lookedAway == best.group { state.lookedAway = nil }
         state.baseGroup = best.group
         state.baseSince = time
-        let decision = FocusDecision(time: time, target: .group(best.group), kind: .base)
+        decideBase(.group(best.group), at: time)
+    }
+
+    /// A base decision on `target`: recorded, ends a weak user decision, and is racked to unless
+    /// a strong user decision holds.
+    private mutating func decideBase(_ target: FocusTarget, at time: Timestamp) {
+        let decision = FocusDecision(time: time, target: target, kind: .base)
         script.add(decision)
         state.lastBase = decision
         if state.user?.kind == .weakUser {
@@ -230,10 +245,12 @@ public struct FocusEngine: Sendable {
     // MARK: - The focus puller
 
     /// The disparity of `target` at pending frame `index` or, if absent there, in the next
-    /// frames known (a newcomer seen later in the lookahead window).
+    /// frames known (a newcomer seen later in the lookahead window). A subject measured at 0 or
+    /// less (its box on invalid disparity, such as the left border) counts as not measured.
     private func disparity(of target: FocusTarget, group: Int?, from index: Int) -> Double? {
+        if case .disparity(let d) = target { return d }
         for k in index..<state.pending.count {
-            if let d = target.disparity(in: state.pending[k].detections, group: group) { return d }
+            if let d = target.disparity(in: state.pending[k].detections, group: group), d > 0, d.isFinite { return d }
         }
         return nil
     }
@@ -271,6 +288,11 @@ public struct FocusEngine: Sendable {
                     1, Double((t - rack.start).nanoseconds) / Double(max(1, (rack.end - rack.start).nanoseconds)))
                 state.focusDisparity = rack.from + (to - rack.from) * FocusRack.ease(progress)
                 if progress >= 1 { state.rack = nil }
+            } else if let to, let from = state.focusDisparity, configuration.followSpeed > 0, let previous = state.emitted {
+                // Following: at most `followSpeed`, so a measurement that jumps does not snap focus.
+                let step = configuration.followSpeed * max(0, (t - previous).seconds)
+                state.focusDisparity = from + max(-step, min(step, to - from))
+                state.rack = nil
             } else {
                 state.focusDisparity = to
                 state.rack = nil
@@ -291,6 +313,7 @@ public struct FocusEngine: Sendable {
                     focusedDetectionID: target?.id))
         }
         state.pending.removeFirst()
+        state.emitted = t
         return FocusEngineOutput(time: t, focus: focus, detections: detections)
     }
 }

@@ -34,8 +34,15 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     public var newnessSpan: Double = 3
     /// Bonus of a subject that lost focus because it looked away, once it faces the camera again.
     public var returnWeight: Double = 0.8
-    /// A subject unseen this long is forgotten (it will be new again), seconds.
+    /// A subject unseen this long is forgotten (it will be new again), seconds. When the subject
+    /// in focus is forgotten and nobody else qualifies, focus racks to the scene (the plane at
+    /// the centre), as a focus puller does when the frame empties.
     public var forgetAfter: Double = 0.5
+    /// Fastest change of focus while following a subject, disparity pixels per second. A
+    /// subject's measured disparity can jump when its box slips onto the background (leaving
+    /// the frame, occlusions); a real subject does not move that fast in depth, so focus
+    /// follows at most this fast. 0 = follow the measurement exactly.
+    public var followSpeed: Double = 120
     /// Whether the engine keeps every frame in its ``FocusEngine/script`` (decisions are always kept).
     public var recordsFrames = true
 

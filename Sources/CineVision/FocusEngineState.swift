@@ -36,6 +36,8 @@ public struct FocusEngineState: Sendable, Hashable {
     public internal(set) var subjects: [Subject] = []
     /// The subject of the automatic engine's current choice.
     public internal(set) var baseGroup: Int?
+    /// Time of the last frame output (for the follow speed).
+    public internal(set) var emitted: Timestamp?
     /// When that choice was made.
     public internal(set) var baseSince: Timestamp = .zero
     /// The last base decision.

@@ -82,8 +82,7 @@ struct BokehCommand: ParsableCommand {
         let info = try MediaProbe.inspect(path: path)
         let w = info.width & ~1, h = info.height & ~1
         guard w >= 2, h >= 2 else { throw ValidationError("\(path): not an image GStreamer can decode") }
-        let escaped = path.replacingOccurrences(of: "\"", with: "\\\"")
-        let pipeline = try Pipeline("filesrc location=\"\(escaped)\" ! decodebin ! videoconvert ! videocrop right=\(info.width - w) bottom=\(info.height - h) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false")
+        let pipeline = try Pipeline("filesrc location=\(Pipeline.quoted(path)) ! decodebin ! videoconvert ! videocrop right=\(info.width - w) bottom=\(info.height - h) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false")
         let reader = try AppSinkReader(pipeline: pipeline, name: "sink")
         try pipeline.play()
         defer { pipeline.stop() }

@@ -22,7 +22,7 @@ struct DevicesCommand: ParsableCommand {
             }
         }
         if all.filter({ $0.kind == .camera }).isEmpty {
-            print("\nNo camera: `cinegraph run` uses the synthetic stereo camera (graphs/demo.conf).")
+            print("\nNo camera: `cinegraph demo` records the synthetic stereo camera (graphs/demo.conf).")
         }
     }
 }

@@ -83,9 +83,8 @@ struct DisparityCommand: ParsableCommand {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw DisparityToolError("\(path): no such file, or it is not readable")
         }
-        let quoted = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         let p = try Pipeline(
-            "filesrc location=\"\(quoted)\" ! decodebin ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=sink sync=false"
+            "filesrc location=\(Pipeline.quoted(path)) ! decodebin ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=sink sync=false"
         )
         let reader = try AppSinkReader(pipeline: p, name: "sink")
         try p.play()
@@ -119,7 +118,7 @@ struct DisparityCommand: ParsableCommand {
         }
     }
 
-    /// Writes a colour-mapped PNG through `appsrc ! videoconvert ! pngenc ! filesink`.
+    /// Writes a colour-mapped PNG.
     static func writePreview(_ values: Image, maxDisparity: Float, to path: String) throws {
         let w = values.width, h = values.height
         let rgba = Image(width: w, height: h, format: .rgba8)
@@ -131,15 +130,7 @@ struct DisparityCommand: ParsableCommand {
                 d[4 * x] = r; d[4 * x + 1] = g; d[4 * x + 2] = b; d[4 * x + 3] = 255
             }
         }
-        let quoted = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        let p = try Pipeline(
-            "appsrc name=src ! videoconvert ! pngenc snapshot=true ! filesink location=\"\(quoted)\"")
-        let writer = try AppSrcWriter(pipeline: p, name: "src", format: .rgba8, width: w, height: h, fps: 1)
-        try p.play()
-        defer { p.stop() }
-        try writer.push(rgba, at: .zero)
-        writer.endOfStream()
-        guard try p.waitForEndOfStream(timeout: 30) else { throw DisparityToolError("\(path): PNG encoding timed out") }
+        try ImageFile.write(rgba, to: path)
     }
 
     /// A perceptual-ish ramp: far (0) dark blue → cyan → yellow → near (1) red; black if invalid.

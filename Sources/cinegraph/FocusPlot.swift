@@ -1,5 +1,6 @@
 // FocusPlot: an SVG chart of a take — the focus disparity over time, every subject's disparity,
 // and the decisions — for `cinegraph inspect --plot`.
+import CineGStreamer
 import CineMedia
 import CineVision
 import Foundation
@@ -125,5 +126,22 @@ struct FocusPlot {
         out += "<text x=\"\(f(lx + 30))\" y=\"\(f(top + 50))\" fill=\"#eee\">decisions</text>\n"
         out += "</svg>\n"
         return out
+    }
+
+    /// Writes the plot of `asset` (its decisions, and those of `changes` when given) to `path`.
+    static func write(asset: String, changes: String?, to path: String) throws {
+        let (_, all) = try AssetTrackReader.readMetadata(path: asset)
+        var script = try CinematicScript(records: all)
+        if let changes {
+            let edits = try ScriptChanges.load(contentsOf: changes)
+            try edits.apply(to: &script)
+        }
+        let name = URL(fileURLWithPath: asset).lastPathComponent
+        var plot = FocusPlot(records: all, decisions: script.decisions, title: "\(name): focus and subjects")
+        if changes != nil {
+            let effective = script.effectiveDecisions()
+            plot.changedFocus = all.map { script.moment(at: Timestamp(nanoseconds: $0.time), effective: effective).disparity }
+        }
+        try plot.svg().write(toFile: path, atomically: true, encoding: .utf8)
     }
 }

@@ -54,7 +54,10 @@ struct InspectCommand: ParsableCommand {
                         + (audio.map { String(format: ", %.3f s", $0.durationSeconds) } ?? ", no samples"))
                 }
                 if header.calibration != nil { print("  stereo calibration stored") }
-                if let plot { try writePlot(plot, asset: file) }
+                if let plot {
+                    try FocusPlot.write(asset: file, changes: changes, to: plot)
+                    print("  plot written to \(plot)")
+                }
                 if let f = header.focalLengthPixels { print("  focal length \(f) px" + (header.baselineMetres.map { ", baseline \($0) m" } ?? "")) }
             } catch {
                 failed = true
@@ -62,23 +65,5 @@ struct InspectCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
-    }
-
-    private func writePlot(_ path: String, asset: String) throws {
-        let (_, all) = try AssetTrackReader.readMetadata(path: asset)
-        var script = try CinematicScript(records: all)
-        if let changes {
-            let edits = try ScriptChanges.load(contentsOf: changes)
-            try edits.apply(to: &script)
-        }
-        let name = URL(fileURLWithPath: asset).lastPathComponent
-        var plot = FocusPlot(records: all, decisions: script.decisions, title: "\(name): focus and subjects")
-        if changes != nil {
-            let effective = script.effectiveDecisions()
-            plot.changedFocus = all.map { script.moment(at: Timestamp(nanoseconds: $0.time), effective: effective).disparity }
-        }
-        let svg = plot.svg()
-        try svg.write(toFile: path, atomically: true, encoding: .utf8)
-        print("  plot written to \(path)")
     }
 }

@@ -7,6 +7,7 @@ import CineMedia
 import CineNodes
 import CineVision
 import Foundation
+import Logging
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,6 +66,22 @@ struct RenderCommand: ParsableCommand {
             }
             focus = Double(d)
         }
+        let run = try Self.render(asset: asset, header: header, first: first, to: output, aperture: aperture,
+                                  changes: changes, focusDisparity: focus, quality: quality, preset: preset,
+                                  logger: logger, quiet: quiet)
+        printError(SummaryTable.render(run.summary, graph: run.graph))
+        let frames = run.frames(of: "movie")
+        printError(String(format: "rendered %d frames in %.1f s (%.2f× real time at %g fps) → %@", frames, run.seconds,
+                          Double(frames) / header.fps / max(run.seconds, 1e-6), header.fps, output))
+        if run.aborted { throw ExitCode(130) }
+    }
+
+    /// Renders `asset` to `output`: asset-source → (refocus) → bokeh → movie, the audio kept.
+    /// Focus comes from `focusDisparity` when given, else from the recorded script with
+    /// `changes`. Shared by `render` and `demo`.
+    static func render(asset: String, header: AssetHeader, first: AssetFrameRecord, to output: String,
+                       aperture: Double?, changes: String?, focusDisparity focus: Double?, quality: String,
+                       preset: String, logger: Logger, quiet: Bool) throws -> ToolRun {
         // The script decides focus unless a fixed plane was asked for.
         let scripted = focus == nil && (first.focus != nil || changes != nil)
         let quote = ToolGraph.quote
@@ -80,12 +97,7 @@ struct RenderCommand: ParsableCommand {
         let config = "graph: render\nnodes:\n" + nodes.joined(separator: "\n") + "\n"
         // The frame count, for the progress bar (the metadata track alone is quick to read).
         let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count
-        let run = try ToolGraph.run(config, name: "render", logger: logger, quiet: quiet,
-                                    progress: totalFrames.map { (node: "movie", total: $0) })
-        printError(SummaryTable.render(run.summary, graph: run.graph))
-        let frames = run.frames(of: "movie")
-        printError(String(format: "rendered %d frames in %.1f s (%.2f× real time at %g fps) → %@", frames, run.seconds,
-                          Double(frames) / header.fps / max(run.seconds, 1e-6), header.fps, output))
-        if run.aborted { throw ExitCode(130) }
+        return try ToolGraph.run(config, name: "render", logger: logger, quiet: quiet,
+                                 progress: totalFrames.map { (node: "movie", total: $0) })
     }
 }

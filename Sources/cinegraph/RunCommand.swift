@@ -9,7 +9,7 @@ import Logging
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a graph (default: the built-in demo — a synthetic stereo camera recorded to a movie).",
+        abstract: "Run a graph (with none: the cinematic demo, as `cinegraph demo`).",
         discussion: """
             Ctrl-C (or SIGTERM) stops in order: sources end, every sink finalises its files. A second \
             Ctrl-C aborts; recordings are written so that they stay playable even then.
@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
             `node.param=value`, `node.param?`, or `node command [args]`.
             """)
 
-    @Argument(help: "Graph config file (.conf). Omit to run the built-in demo graph.") var graph: String?
+    @Argument(help: "Graph config file (.conf). Omit to run the cinematic demo (`cinegraph demo`).") var graph: String?
     @Option(name: .customLong("set"), help: "Override: node.key=value (repeatable).") var overrides: [String] = []
     @Option(help: "Stop after this long, e.g. 10s or 2min.") var duration: String?
     @Flag(help: "Read control messages from stdin.") var control = false
@@ -25,6 +25,15 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
+        guard let graph else {
+            // No graph: the whole demo (record, render, plot, contact sheet) with these options.
+            var arguments = ["--log-level", logging.logLevel] + overrides.flatMap { ["--set", $0] }
+            if let duration { arguments += ["--duration", duration] }
+            if quiet { arguments.append("--quiet") }
+            let demo = try DemoCommand.parse(arguments)
+            try demo.validate()
+            return try demo.run()
+        }
         let logger = try logging.bootstrap()
         let limit: Double?
         if let duration {
@@ -37,12 +46,7 @@ struct RunCommand: ParsableCommand {
         let registry = NodeRegistry.standard()
         let g: Graph
         do {
-            if let graph {
-                g = try Graph.load(contentsOf: graph, registry: registry, overrides: overrides, preflight: true)
-            } else {
-                g = try Graph.parse(DefaultGraphs.demo, file: "<built-in demo>", registry: registry, overrides: overrides,
-                                    preflight: true)
-            }
+            g = try Graph.load(contentsOf: graph, registry: registry, overrides: overrides, preflight: true)
         } catch {
             printError("\(error)")
             throw ExitCode(1)

@@ -77,9 +77,8 @@ struct StabilizeCommand: ParsableCommand {
     /// Size, frame rate and (when the container says) frame count of the first video stream,
     /// from decoding its first frame.
     static func describe(_ path: String) throws -> (width: Int, height: Int, fps: Double, frames: Int?) {
-        let quoted = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         let p = try Pipeline(
-            "filesrc location=\"\(quoted)\" ! decodebin ! videoconvert ! video/x-raw,format=I420 "
+            "filesrc location=\(Pipeline.quoted(path)) ! decodebin ! videoconvert ! video/x-raw,format=I420 "
                 + "! appsink name=sink sync=false max-buffers=2")
         let reader = try AppSinkReader(pipeline: p, name: "sink")
         try p.play()

@@ -20,16 +20,18 @@ struct ToolRun {
 
 enum ToolGraph {
     /// `text` as a double-quoted YAML scalar, for paths put into a generated config.
-    static func quote(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+    static func quote(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 
-    /// Parses `config` (its errors are printed and end the command with status 1), runs it, and
+    /// Parses `config` with `overrides` (`node.key=value`; its errors are printed and end the command with status 1), runs it, and
     /// shows progress: a bar when `progress` names the node whose frames count and how many
     /// there are, else the status line. A failed run prints the summary table and exits 1.
-    static func run(_ config: String, name: String, logger: Logger, quiet: Bool,
+    static func run(_ config: String, name: String, overrides: [String] = [], logger: Logger, quiet: Bool,
                     progress: (node: String, total: Int)?) throws -> ToolRun {
         let graph: Graph
         do {
-            graph = try Graph.parse(config, file: "<\(name)>", registry: .standard(), preflight: true)
+            graph = try Graph.parse(config, file: "<\(name)>", registry: .standard(), overrides: overrides, preflight: true)
         } catch {
             printError("\(error)")
             throw ExitCode(1)

@@ -99,6 +99,39 @@ extension [FocusEngineOutput] {
         #expect(steps.max()! <= bound + 1e-9)
     }
 
+    @Test func focusRacksBackToTheSceneWhenTheOnlySubjectLeaves() throws {
+        let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<5)], until: 8)
+        #expect(out.at(4.5).focus.focusDisparity == 40)
+        // Forgotten 0.5 s after leaving, then a rack (not a jump) to the scene's plane.
+        let scene = engine.script.decisions.last
+        #expect(scene?.kind == .base && scene?.target == .disparity(10))
+        #expect(scene.map { abs($0.time.seconds - 5.5) < 0.05 } == true)
+        #expect(out.at(5.2).focus.focusDisparity == 40)  // held while the subject may come back
+        #expect(out.at(6.5).focus.focusDisparity == 10)
+        let steps = zip(out, out.dropFirst()).map { abs($1.focus.focusDisparity - $0.focus.focusDisparity) }
+        #expect(steps.max()! < 30.0 / 4)
+    }
+
+    @Test func aJumpInTheSubjectsMeasuredDisparityIsFollowedAtTheFollowSpeed() throws {
+        // The subject's box slips onto the wall (40 → 8 px) for 0.3 s, then reads 0 (invalid).
+        var engine = FocusEngine()
+        var out: [FocusEngineOutput] = []
+        for i in 0..<150 {
+            let t = Double(i) / 30
+            let d: Double = t < 3 ? 40 : (t < 3.3 ? 8 : 0)
+            let face = Detection(id: 1, groupID: 1, type: .humanFace,
+                                 bounds: NormalizedRect(x: 0.4, y: 0.2, width: 0.1, height: 0.12), disparity: d)
+            out += engine.ingest(time: Timestamp(frame: i, fps: 30), detections: [face], sceneDisparity: 10)
+        }
+        #expect(out.at(2.9).focus.focusDisparity == 40)
+        let steps = zip(out, out.dropFirst()).filter { $0.0.time.seconds >= 3 }
+            .map { abs($1.focus.focusDisparity - $0.focus.focusDisparity) }
+        #expect(steps.max()! <= 120.0 / 30 + 1e-6)  // at most followSpeed per frame
+        // 0.3 s at 4 px per frame moves it 36 → ... then 0 px counts as unmeasured: focus holds.
+        #expect(out.at(3.4).focus.focusDisparity > 8 - 1e-9)
+        #expect(out.at(4.9).focus.focusDisparity == out.at(3.4).focus.focusDisparity)
+    }
+
     @Test func strongDecisionHoldsWhileAnotherSubjectBecomesMoreProminent() throws {
         let (out, engine) = try runEngine(Self.crossing, until: 11) { t, e in
             if abs(t - 1) < 1e-9 { try e.focus(onDetection: 2, strong: true) }

@@ -20,13 +20,15 @@ struct Result {
 }
 
 /// Runs cinegraph; `signals` are (seconds, signal) pairs, counted from the moment `trigger` appears
-/// on stderr (or from the start); the process is killed after `timeout`.
+/// on stderr (or from the start); the process is killed after `timeout`. `executable` is the
+/// debug build beside the tests unless given; it runs in `directory` (the repository).
 func cinegraph(_ args: [String], stdin: String? = nil, signals: [(Double, Int32)] = [],
-               after trigger: String? = nil, timeout: Double = 60) throws -> Result {
+               after trigger: String? = nil, timeout: Double = 60, executable: String = binary,
+               directory: URL = root) throws -> Result {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
+    p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
-    p.currentDirectoryURL = root
+    p.currentDirectoryURL = directory
     let out = Pipe(), err = Pipe(), input = Pipe()
     p.standardOutput = out
     p.standardError = err
@@ -83,12 +85,12 @@ func scratch(_ name: String) -> String {
 }
 
 @Suite(.serialized) struct CLITests {
-    @Test func demoGraphRecordsAPlayableMovieOfTheRightLength() throws {
-        let movie = scratch("demo") + "/demo.mp4"
-        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=3s", "--set", "camera.size=320x240",
+    @Test func recordGraphRecordsAPlayableMovieOfTheRightLength() throws {
+        let movie = scratch("record") + "/record.mp4"
+        let r = try cinegraph(["run", "graphs/record.conf", "--set", "camera.duration=3s", "--set", "camera.size=320x240",
                                "--set", "movie.path=\(movie)", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("Summary of 'demo'"))
+        #expect(r.stderr.contains("Summary of 'record'"))
         let info = try MediaProbe.inspect(path: movie)
         #expect(info.width == 320 && info.height == 240)
         // Live: on a loaded machine the camera's edge may drop frames — every one is counted.
@@ -101,7 +103,7 @@ func scratch(_ name: String) -> String {
 
     @Test func interruptFinalisesTheMovieWithWhatWasCaptured() throws {
         let movie = scratch("sigint") + "/take.mp4"
-        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
+        let r = try cinegraph(["run", "graphs/record.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
                                "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGINT)], after: "recording-started")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("stopping"))
@@ -114,7 +116,7 @@ func scratch(_ name: String) -> String {
 
     @Test func secondInterruptAbortsAndTheMovieStillPlays() throws {
         let movie = scratch("abort") + "/take.mp4"
-        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
+        let r = try cinegraph(["run", "graphs/record.conf", "--set", "camera.duration=0s", "--set", "camera.size=320x240",
                                "--set", "movie.path=\(movie)", "--quiet"], signals: [(2.0, SIGTERM), (2.0, SIGINT)], after: "recording-started")
         #expect(r.status == 130 || r.status == 0, "\(r.stderr)")
         let info = try MediaProbe.inspect(path: movie)
@@ -151,7 +153,7 @@ func scratch(_ name: String) -> String {
         }
         let file = mountPoint + (sink == "movie" ? "/full.mp4" : "/full.cine.mkv")
         let args = sink == "movie"
-            ? ["run", "graphs/demo.conf", "--set", "camera.size=640x360", "--set", "camera.duration=6s", "--set", "movie.path=\(file)"]
+            ? ["run", "graphs/record.conf", "--set", "camera.size=640x360", "--set", "camera.duration=6s", "--set", "movie.path=\(file)"]
             : ["run", "graphs/asset.conf", "--set", "camera.size=320x240", "--set", "camera.live=false",
                "--set", "camera.duration=20s", "--set", "asset.path=\(file)"]
         let r = try cinegraph(args + ["--quiet"], timeout: 60)
@@ -168,13 +170,21 @@ func scratch(_ name: String) -> String {
         }
     }
 
-    @Test func builtInDemoRunsWithNoGraphArgument() throws {
-        let movie = scratch("default") + "/d.mkv"
-        let r = try cinegraph(["run", "--duration", "1s", "--set", "camera.size=160x120", "--set", "movie.path=\(movie)", "--quiet"])
+    @Test func bareRunIsTheCinematicDemo() throws {
+        guard let releaseBinary else {
+            Issue.record("CINEGRAPH_RELEASE_BIN must name the release cinegraph: run the tests with `make test`")
+            return
+        }
+        // In a folder of its own: the demo writes to out/ where it runs.
+        let dir = URL(fileURLWithPath: scratch("bare-run"))
+        let r = try cinegraph(["run", "--duration", "2s", "--set", "camera.size=320x180", "--quiet"], timeout: 120,
+                              executable: releaseBinary, directory: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("duration reached"))
-        let frames = try MediaProbe.inspect(path: movie).frameCount
-        #expect(frames >= 29 && frames <= 35, "frames: \(frames)")
+        #expect(r.stdout.contains("60 of 60 camera frames recorded"), "\(r.stdout)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: dir.path + "/out")
+        for suffix in [".cine.mkv", ".mp4", ".focus.svg", ".sheet.png"] {
+            #expect(made.contains { $0.hasSuffix(suffix) }, "no \(suffix) in \(made)")
+        }
     }
 
     @Test func validateReportsEveryErrorWithItsPosition() throws {
@@ -194,9 +204,9 @@ func scratch(_ name: String) -> String {
         let line6 = "  movie: { kind: movie, video: camera.left, preset: quick }"
         let col = line6.distance(from: line6.startIndex, to: line6.range(of: "quick")!.lowerBound) + 1
         #expect(r.stderr.contains("\(conf):6:\(col): error: nodes.movie.preset: 'quick' is not an x264 preset"))
-        let ok = try cinegraph(["validate"] + ["demo.conf", "webcam.conf", "side-by-side-file.conf"].map { "graphs/" + $0 })
+        let ok = try cinegraph(["validate"] + ["record.conf", "webcam.conf", "side-by-side-file.conf"].map { "graphs/" + $0 })
         #expect(ok.status == 0, "\(ok.stderr)")
-        #expect(ok.stdout.contains("ok: graphs/demo.conf (2 nodes: camera, movie)"))
+        #expect(ok.stdout.contains("ok: graphs/record.conf (2 nodes: camera, movie)"))
     }
 
     @Test func missingCameraNamesTheDeviceAndWhereItIsConfigured() throws {
@@ -221,7 +231,7 @@ func scratch(_ name: String) -> String {
     }
 
     @Test func unwritableMoviePathFailsClearlyWithoutHanging() throws {
-        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.size=160x120", "--set", "camera.duration=1s",
+        let r = try cinegraph(["run", "graphs/record.conf", "--set", "camera.size=160x120", "--set", "camera.duration=1s",
                                "--set", "movie.path=/proc/cinegraph-nope/x.mp4", "--quiet"], timeout: 30)
         #expect(r.status == 1)
         #expect(r.stderr.contains("node 'movie' (movie) failed"))
@@ -229,7 +239,7 @@ func scratch(_ name: String) -> String {
 
     @Test func controlLinesOnStdinReachTheNodes() throws {
         let movie = scratch("control") + "/c.mp4"
-        let r = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.size=160x120", "--set", "camera.duration=2s",
+        let r = try cinegraph(["run", "graphs/record.conf", "--set", "camera.size=160x120", "--set", "camera.duration=2s",
                                "--set", "movie.path=\(movie)", "--control", "--quiet"],
                               stdin: "movie.bitrate=900\nmovie.bitrate?\ncamera.fps=1000\nmovie status\n")
         #expect(r.status == 0, "\(r.stderr)")

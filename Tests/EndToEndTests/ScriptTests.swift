@@ -133,7 +133,7 @@ private struct Line: Decodable {
 
         // A movie that is not an asset, and a text file.
         let movie = dir + "/plain.mp4"
-        let plain = try cinegraph(["run", "graphs/demo.conf", "--set", "camera.duration=1s", "--set", "camera.live=false",
+        let plain = try cinegraph(["run", "graphs/record.conf", "--set", "camera.duration=1s", "--set", "camera.live=false",
                                    "--set", "movie.path=\(movie)", "--quiet"], timeout: 120)
         #expect(plain.status == 0, "\(plain.stderr)")
         let text = dir + "/notes.mkv"
