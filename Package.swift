@@ -23,13 +23,16 @@ let package = Package(
         .systemLibrary(
             name: "CGStreamer", pkgConfig: "gstreamer-video-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        // libpng and libjpeg-turbo: the tools read PNG and JPEG files directly (no pipeline per image).
+        .systemLibrary(
+            name: "CImageCodecs", providers: [.apt(["libpng-dev", "libturbojpeg0-dev"])]),
         .target(name: "CineMedia", swiftSettings: strict),
         .target(name: "CineVision", dependencies: ["CineMedia"], swiftSettings: strict),
         .target(
             name: "CineGraph",
             dependencies: ["CineMedia", "Yams", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .target(name: "CineGStreamer", dependencies: ["CGStreamer", "CineMedia"], swiftSettings: strict),
+        .target(name: "CineGStreamer", dependencies: ["CGStreamer", "CImageCodecs", "CineMedia"], swiftSettings: strict),
         .target(
             name: "CineNodes",
             dependencies: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer"],

@@ -8,6 +8,7 @@ PKGS=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-plugins-base-apps gstreamer1.0-alsa gstreamer1.0-pulseaudio
+  libpng-dev libturbojpeg0-dev   # PNG and JPEG read directly by the tools
   opencv-data
   ffmpeg
   xvfb gstreamer1.0-x

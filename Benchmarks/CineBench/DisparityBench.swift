@@ -47,16 +47,7 @@ private func grayCopy(_ image: Image) -> Image {
 }
 
 /// Writes a gray8 image as PNG with GStreamer (`appsrc ! pngenc ! filesink`).
-private func writePNG(_ image: Image, _ path: String) throws {
-    let p = try Pipeline("appsrc name=src ! videoconvert ! pngenc snapshot=true ! filesink location=\(path)")
-    let writer = try AppSrcWriter(
-        pipeline: p, name: "src", format: .gray8, width: image.width, height: image.height, fps: 1)
-    try p.play()
-    try writer.push(image, at: .zero)
-    writer.endOfStream()
-    _ = try p.waitForEndOfStream(timeout: 30)
-    p.stop()
-}
+private func writePNG(_ image: Image, _ path: String) throws { try ImageFile.write(image, to: path) }
 
 private func syntheticPair(_ name: String, width: Int, height: Int, disparities: Int) -> BenchPair {
     let scene = SyntheticScene(SyntheticScene.Configuration(width: width, height: height, fps: 30, seed: 1))

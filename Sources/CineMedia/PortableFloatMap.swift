@@ -88,8 +88,11 @@ public struct PortableFloatMap: Sendable {
     }
 }
 
-/// A PFM file that could not be read or written.
-public struct PortableFloatMapError: Error, Sendable, CustomStringConvertible {
+/// A PFM file that could not be read or written (the error of every image file reader).
+public typealias PortableFloatMapError = ImageFileError
+
+/// An image file that could not be read or written: which file, and what is wrong with it.
+public struct ImageFileError: Error, Sendable, CustomStringConvertible {
     /// The file.
     public var path: String
     /// What went wrong.

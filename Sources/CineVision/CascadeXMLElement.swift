@@ -142,7 +142,8 @@ public struct CascadeXMLElement: Sendable {
                         skipSpace()
                         guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else { throw fail("expected '>'", element: path) }
                         advance()
-                        e.text = decodeEntities(String(decoding: text, as: UTF8.self))
+                        let decoded = String(decoding: text, as: UTF8.self)
+                        e.text = text.contains(0x26) ? decodeEntities(decoded) : decoded  // '&' tested on bytes: cheap
                         return e
                     }
                     e.children.append(try element(parentPath: path, index: childIndex))
@@ -155,8 +156,7 @@ public struct CascadeXMLElement: Sendable {
         }
 
         func decodeEntities(_ s: String) -> String {
-            guard s.contains("&") else { return s }
-            return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
                 .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
                 .replacingOccurrences(of: "&amp;", with: "&")
         }

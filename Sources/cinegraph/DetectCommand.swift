@@ -28,32 +28,41 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Only the first (primary) cascade of each type.") var primaryOnly = false
 
     func run() throws {
-        var jobs: [(DetectionType, Facing, CascadeDetector)] = []
-        do {
-            if cascade.isEmpty {
-                let catalog = CascadeCatalog.standard
-                for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    let t = try catalog.type(named: name)
-                    guard let list = catalog.entries[t] else {
-                        throw ValidationError("type \(name) has no cascade (salientObject needs a point and a disparity map)")
-                    }
-                    for e in primaryOnly ? Array(list.prefix(1)) : list {
-                        jobs.append((t, e.facing, CascadeDetector(try CascadeClassifier(contentsOf: CascadeCatalog.resolve(e.file)))))
+        var wanted: [(DetectionType, Facing, String)] = []
+        if cascade.isEmpty {
+            let catalog = CascadeCatalog.standard
+            for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                let t: DetectionType
+                do { t = try catalog.type(named: name) } catch let e as CascadeError { throw ValidationError(e.description) }
+                guard let list = catalog.entries[t] else {
+                    throw ValidationError("type \(name) has no cascade (salientObject needs a point and a disparity map)")
+                }
+                for e in primaryOnly ? Array(list.prefix(1)) : list {
+                    do { wanted.append((t, e.facing, try CascadeCatalog.resolve(e.file))) } catch let e as CascadeError {
+                        throw ValidationError(e.description)
                     }
                 }
-            } else {
-                for f in cascade { jobs.append((.custom, .unknown, CascadeDetector(try CascadeClassifier(contentsOf: f)))) }
             }
-        } catch let e as CascadeError {
-            throw ValidationError(e.description)
+        } else {
+            wanted = cascade.map { (.custom, .unknown, $0) }
         }
-        try GStreamer.initialize()
+        // The cascades load side by side (parsing is most of a one-photo run's start-up).
+        let files = wanted.map(\.2), loaded = CascadeLoads(count: wanted.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            loaded.set(i, Result { try CascadeClassifier(contentsOf: files[i]) })
+        }
+        var jobs: [(DetectionType, Facing, CascadeDetector)] = []
+        for (i, w) in wanted.enumerated() {
+            do { jobs.append((w.0, w.1, CascadeDetector(try loaded.get(i)))) } catch let e as CascadeError {
+                throw ValidationError(e.description)
+            }
+        }
         var params = CascadeDetector.Parameters(scaleFactor: scaleFactor, minNeighbors: minNeighbors,
                                                 minWidth: minSize, minHeight: minSize, threads: threads)
         params.threads = threads
         var out: [[String: Any]] = []
         for path in images {
-            let img = try DisparityCommand.readGray(path)
+            let img = try ImageFile.read(path, as: .gray8)
             var found: [[String: Any]] = []
             let t0 = Date()
             for (type, facing, det) in jobs {
@@ -76,4 +85,13 @@ struct DetectCommand: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         }
     }
+}
+
+/// Cascades loaded on several threads, each into its own slot.
+private final class CascadeLoads: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<CascadeClassifier, any Error>?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<CascadeClassifier, any Error>) { lock.withLock { results[i] = r } }
+    func get(_ i: Int) throws -> CascadeClassifier { try lock.withLock { results[i]! }.get() }
 }

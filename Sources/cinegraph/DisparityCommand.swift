@@ -11,7 +11,7 @@ struct DisparityCommand: ParsableCommand {
         commandName: "disparity",
         abstract: "Compute the disparity of a rectified stereo pair of images.",
         discussion: """
-            Reads LEFT and RIGHT with GStreamer (PNG, JPEG, …), matches them with the census + \
+            Reads LEFT and RIGHT (PNG, JPEG and PGM directly; other formats through GStreamer), matches them with the census + \
             semi-global matcher of the `disparity` node, and writes OUT.pfm in the Middlebury \
             convention: little-endian float PFM, rows bottom to top, disparity in pixels of the \
             full-resolution left image (right x = left x − d), invalid pixels +inf.
@@ -39,8 +39,7 @@ struct DisparityCommand: ParsableCommand {
             throw ValidationError("--calibration takes one file, or two ROS camera_info files")
         }
         guard paths == 3 || paths == 5 else { throw ValidationError("--paths must be 3 or 5, got \(paths)") }
-        try GStreamer.initialize()
-        var l = try Self.readGray(left), r = try Self.readGray(right)
+        var l = try ImageFile.read(left, as: .gray8), r = try ImageFile.read(right, as: .gray8)
         if !calibration.isEmpty {
             guard l.width == r.width && l.height == r.height else {
                 throw DisparityToolError("\(left) is \(l.width)x\(l.height) but \(right) is \(r.width)x\(r.height)")
@@ -74,48 +73,12 @@ struct DisparityCommand: ParsableCommand {
         } catch {
             throw DisparityToolError("\(left), \(right): \(error)")
         }
-        try Self.writePFM(map.values, to: output)
-        if let preview { try Self.writePreview(map.values, maxDisparity: Float(maxDisparity), to: preview) }
-    }
-
-    /// Reads an image file as gray8 through `filesrc ! decodebin ! videoconvert ! GRAY8 ! appsink`.
-    static func readGray(_ path: String) throws -> Image {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw DisparityToolError("\(path): no such file, or it is not readable")
-        }
-        let p = try Pipeline(
-            "filesrc location=\(Pipeline.quoted(path)) ! decodebin ! videoconvert ! video/x-raw,format=GRAY8 ! appsink name=sink sync=false"
-        )
-        let reader = try AppSinkReader(pipeline: p, name: "sink")
-        try p.play()
-        defer { p.stop() }
         do {
-            switch try reader.next(timeout: 10) {
-            case .frame(let image, _): return image
-            case .endOfStream: throw DisparityToolError("\(path): the file holds no image")
-            case .timeout: throw DisparityToolError("\(path): timed out decoding the image")
-            }
-        } catch let e as GStreamerError {
-            throw DisparityToolError("\(path): cannot be read as an image: \(e)")
-        }
-    }
-
-    /// Writes a float32 image as little-endian PFM (`Pf`, scale −1), rows bottom to top.
-    static func writePFM(_ values: Image, to path: String) throws {
-        var data = Data("Pf\n\(values.width) \(values.height)\n-1.0\n".utf8)
-        let plane = values.plane(0)
-        data.reserveCapacity(data.count + values.width * values.height * 4)
-        for y in stride(from: values.height - 1, through: 0, by: -1) {
-            let row = plane.row(y, as: Float.self)
-            for x in 0..<values.width {
-                withUnsafeBytes(of: row[x].bitPattern.littleEndian) { data.append(contentsOf: $0) }
-            }
-        }
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
+            try PortableFloatMap(values: map.values).write(to: output)
         } catch {
-            throw DisparityToolError("\(path): cannot write: \(error.localizedDescription)")
+            throw DisparityToolError("\(error)")
         }
+        if let preview { try Self.writePreview(map.values, maxDisparity: Float(maxDisparity), to: preview) }
     }
 
     /// Writes a colour-mapped PNG.
