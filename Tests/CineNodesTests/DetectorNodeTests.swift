@@ -51,6 +51,46 @@ import Testing
         #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("track", arguments: ["x": "2"])) }
     }
 
+    @Test func learnedFacesFindTheSyntheticSubjectsFaces() throws {
+        // Frames half a second apart: no track coasts from one to the next (max-misses 1).
+        var h = try NodeHarness(DetectorNode.self, parameters: ["every": "1", "max-misses": "1"])
+        try h.start()
+        let scene = SyntheticScene(SyntheticScene.Configuration(width: 1280, height: 720, fps: 30, seed: 1))
+        var matched = 0, truthFaces = 0, found = 0, falseFaces = 0
+        var previous: [NormalizedRect] = []
+        for f in stride(from: 0, to: scene.frameCount, by: 15) {
+            let l = Image(width: 1280, height: 720, format: .i420), r = Image(width: 1280, height: 720, format: .i420)
+            scene.render(frame: f, left: l, right: r, groundTruth: nil)
+            let out = try h.process(["image": l])
+            let faces = try #require(out["detections"] as? Detections).filter { $0.type == .humanFace }
+            let truth = scene.subjects(at: scene.time(ofFrame: f)).filter(\.facingCamera).map(\.face)
+                .filter { $0.width > 0.01 && $0.height > 0.01 }
+            truthFaces += truth.count
+            found += faces.count
+            func overlaps(_ b: NormalizedRect, _ t: NormalizedRect) -> Bool {
+                let iw = max(0, min(b.x + b.width, t.x + t.width) - max(b.x, t.x))
+                let ih = max(0, min(b.y + b.height, t.y + t.height) - max(b.y, t.y))
+                return iw * ih > 0.3 * t.width * t.height
+            }
+            for t in truth where faces.contains(where: { overlaps($0.bounds, t) }) { matched += 1 }
+            // A track not seen this round coasts one round at its last place: the previous frame's face.
+            falseFaces += faces.filter { d in !(truth + previous).contains { overlaps(d.bounds, $0) } }.count
+            previous = truth
+        }
+        #expect(truthFaces > 10)
+        #expect(Double(matched) >= 0.75 * Double(truthFaces), "matched \(matched) of \(truthFaces) faces")
+        #expect(Double(falseFaces) <= 0.1 * Double(found), "\(falseFaces) of \(found) detections on no face")
+    }
+
+    @Test func missingFaceModelNamesTheParameterAndTheFile() throws {
+        let h = try NodeHarness(DetectorNode.self, parameters: ["face-model": "/nonexistent/faces.tflite"])
+        let e = #expect(throws: ParameterError.self) { try h.instance.preflight() }
+        #expect(e.map { "\($0)".contains("face-model") && "\($0)".contains("/nonexistent/faces.tflite") } == true, "\(String(describing: e))")
+        // Cascades need no model file.
+        let haar = try NodeHarness(DetectorNode.self, parameters: ["model": "haar", "face-model": "/nonexistent/faces.tflite"])
+        try haar.instance.preflight()
+    }
+
     @Test func testFacesGraphValidates() throws {
         let text = try String(contentsOf: repoRoot.appendingPathComponent("graphs/faces.conf"), encoding: .utf8)
         let g = try Graph.parse(text, registry: .standard())

@@ -1,4 +1,4 @@
-// CinematicScriptFrame: one frame of the cinematic script — every detection at one time, the
+// CinematicFrame: one frame of the cinematic script — every detection at one time, the
 // focus disparity chosen and the detection in focus.
 import CineMedia
 

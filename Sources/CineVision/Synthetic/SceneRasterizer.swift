@@ -1,4 +1,4 @@
-// StereoRasterizer: the hot loops — paints a frame's layers, back to front, span by span, into
+// SceneRasterizer: the hot loops — paints a frame's layers, back to front, span by span, into
 // the I420 planes of one view (and the left view's ground-truth disparity), one band of rows
 // at a time, then applies the light level and sensor noise while the row is still in cache.
 import CineMedia
@@ -16,7 +16,7 @@ import CineMedia
 /// `@unchecked Sendable`: it is shared by the jobs of one `concurrentPerform`, which returns
 /// before the layer list and images it points into go away; the layers are only read, and each
 /// job writes a disjoint band of rows of one view.
-struct StereoRasterizer: @unchecked Sendable {
+struct SceneRasterizer: @unchecked Sendable {
     /// The frame's layers, far first.
     let layers: UnsafeBufferPointer<SceneLayer>
     /// Luma size of a view.
@@ -74,23 +74,23 @@ struct StereoRasterizer: @unchecked Sendable {
             let x1 = min(width, Int((hi - shift - 0.5).rounded(.up)))
             guard x0 < x1 else { continue }
             let size = layer.texture.size
-            let rows = StereoRasterizer.textureRows(
+            let rows = SceneRasterizer.textureRows(
                 layer.vertical.origin + centre * layer.vertical.step,
                 size: size, wraps: layer.wrapsVertically)
             let u = layer.lumaU + (view == 1 ? layer.lumaShift : 0) + x0 * layer.uStep
             let uLast = u + (x1 - x0 - 1) * layer.uStep
-            StereoRasterizer.blend(
+            SceneRasterizer.blend(
                 layer.texture.luma + rows.first * size, layer.texture.luma + rows.second * size,
                 weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
                 first: u >> 16, last: (uLast >> 16) + 1, into: scratch)
-            StereoRasterizer.paint(row, from: x0, to: x1, texels: scratch, mask: size - 1, u: u, step: layer.uStep)
+            SceneRasterizer.paint(row, from: x0, to: x1, texels: scratch, mask: size - 1, u: u, step: layer.uStep)
             if let groundTruth {
                 (groundTruth + x0).update(repeating: Float(layer.disparity), count: x1 - x0)
             }
         }
         guard light != 256 || noise != nil else { return }
         let n = noise.map { $0 + noiseTable.rowOffset(frame: frame, view: view, row: y) }
-        StereoRasterizer.finishLuma(row, count: width, gain: light, noise: n)
+        SceneRasterizer.finishLuma(row, count: width, gain: light, noise: n)
     }
 
     private func renderChromaRow(
@@ -110,24 +110,24 @@ struct StereoRasterizer: @unchecked Sendable {
             guard x0 < x1 else { continue }
             let size = layer.texture.size / 2
             let v = (layer.vertical.origin + centre * layer.vertical.step - 0.5) / 2
-            let rows = StereoRasterizer.textureRows(v, size: size, wraps: layer.wrapsVertically)
+            let rows = SceneRasterizer.textureRows(v, size: size, wraps: layer.wrapsVertically)
             let u = layer.chromaU + (view == 1 ? layer.chromaShift : 0) + x0 * layer.uStep
             let uLast = u + (x1 - x0 - 1) * layer.uStep
-            StereoRasterizer.blend(
+            SceneRasterizer.blend(
                 layer.texture.cb + rows.first * size, layer.texture.cb + rows.second * size,
                 weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
                 first: u >> 16, last: (uLast >> 16) + 1, into: cbScratch)
-            StereoRasterizer.blend(
+            SceneRasterizer.blend(
                 layer.texture.cr + rows.first * size, layer.texture.cr + rows.second * size,
                 weight: rows.weight, size: size, wraps: layer.wrapsHorizontally,
                 first: u >> 16, last: (uLast >> 16) + 1, into: crScratch)
-            StereoRasterizer.paintPair(
+            SceneRasterizer.paintPair(
                 cb, cr, from: x0, to: x1, cbTexels: cbScratch, crTexels: crScratch,
                 mask: size - 1, u: u, step: layer.uStep)
         }
         guard light != 256 else { return }
-        StereoRasterizer.finishChroma(cb, count: chromaWidth, gain: light)
-        StereoRasterizer.finishChroma(cr, count: chromaWidth, gain: light)
+        SceneRasterizer.finishChroma(cb, count: chromaWidth, gain: light)
+        SceneRasterizer.finishChroma(cr, count: chromaWidth, gain: light)
     }
 
     // MARK: Kernels

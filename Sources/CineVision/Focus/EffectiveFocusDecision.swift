@@ -1,4 +1,4 @@
-// CinematicScriptEffectiveDecision: a decision of the script at the time it takes effect under
+// EffectiveFocusDecision: a decision of the script at the time it takes effect under
 // the rules.
 import CineMedia
 

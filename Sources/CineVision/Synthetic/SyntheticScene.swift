@@ -168,7 +168,7 @@ public struct SyntheticScene: Sendable {
             defer { _ = buffer.baseAddress!.deinitialize(count: count) }
             let layers = UnsafeBufferPointer(rebasing: buffer[0..<count])
             noiseTable.values.withUnsafeBufferPointer { noise in
-                let rasterizer = StereoRasterizer(
+                let rasterizer = SceneRasterizer(
                     layers: layers, width: w, height: h, light: light,
                     noise: noiseTable.isSilent ? nil : noise.baseAddress, noiseTable: noiseTable, frame: index)
                 let chromaRows = (h + 1) / 2
@@ -179,7 +179,7 @@ public struct SyntheticScene: Sendable {
                     let view = job & 1, band = job >> 1
                     let image = view == 0 ? left : right
                     let rows = (band * chromaRows / bands)..<((band + 1) * chromaRows / bands)
-                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: StereoRasterizer.scratchCount) { scratch in
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SceneRasterizer.scratchCount) { scratch in
                         rasterizer.render(
                             view: view, chromaRows: rows, luma: image.plane(0), cb: image.plane(1),
                             cr: image.plane(2), groundTruth: view == 0 ? truth : nil,

@@ -1,4 +1,4 @@
-// CinematicScriptTrack: a detection track of the cinematic script — an object the detector
+// FocusTrack: a detection track of the cinematic script — an object the detector
 // followed over frames, a fixed focal plane, or a custom track the user supplied — which
 // decisions refer to by ID, and whose extent ends a strong decision.
 import CineMedia

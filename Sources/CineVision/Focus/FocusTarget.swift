@@ -1,4 +1,4 @@
-// CinematicScriptTarget: what a focus decision focuses on — a detection, a subject (group) or a
+// FocusTarget: what a focus decision focuses on — a detection, a subject (group) or a
 // fixed plane — and how to find it in a frame's detections.
 import CineMedia
 

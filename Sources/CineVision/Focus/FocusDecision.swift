@@ -1,4 +1,4 @@
-// CinematicScriptDecision: one focus decision of the cinematic script — what to focus on from a
+// FocusDecision: one focus decision of the cinematic script — what to focus on from a
 // time onwards, and how strongly (base from the automatic engine, weak or strong from the user).
 import CineMedia
 

@@ -1,4 +1,4 @@
-// CinematicScriptDecisionKind: who made a focus decision — the automatic engine or the user,
+// FocusDecisionKind: who made a focus decision — the automatic engine or the user,
 // weakly or strongly — which fixes how long it holds.
 
 /// Who made a decision, which fixes how long it holds (docs/focus.md).
