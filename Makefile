@@ -11,7 +11,7 @@ RELEASE_FLAGS = -c release $(ARCH)
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
 DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: setup release demo build test validate examples plugin bench docs sample soak clean
+.PHONY: setup release demo build test validate examples plugin bench score docs sample soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -47,6 +47,10 @@ bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph
 	$(SWIFT) build $(RELEASE_FLAGS) --product CineBench
 	$(RELEASE_BIN)/CineBench
+
+## The director (detections, tracking, focus) scored against the synthetic camera's ground truth.
+score: release
+	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-director.sh
 
 ## Regenerates docs/nodes.md from the node declarations.
 docs: build

@@ -184,3 +184,36 @@ struct TrackerTests {
         }
     }
 }
+
+@Suite struct TrackerReidentificationTests {
+    static func face(x: Double, width: Double = 0.08, disparity: Double) -> TrackerObservation {
+        TrackerObservation(type: .humanFace, bounds: NormalizedRect(x: x, y: 0.2, width: width, height: 0.15), confidence: 0.9,
+                           facing: .towards, disparity: disparity)
+    }
+
+    @Test func aFaceLeavingThroughTheLeftEdgeKeepsItsIDDespiteTheBordersDisparity() {
+        var tracker = ObjectTracker()
+        var ids = Set<Int>()
+        // Walking left at 50 px disparity; inside the stereo border the matcher reads the wall (5 px),
+        // and the box shrinks as the frame's edge clips it.
+        for k in 0..<12 {
+            let x = max(0, 0.2 - 0.02 * Double(k)), w = min(0.08, 0.08 + (0.2 - 0.02 * Double(k)))
+            let d = x < 0.1 ? 5.0 : 50.0
+            ids.formUnion(tracker.update([Self.face(x: x, width: max(0.02, w), disparity: d)]).map(\.id))
+        }
+        #expect(ids == [1])
+    }
+
+    @Test func aFaceBackAfterAFewMissedRoundsNearWhereItWasKeepsItsID() {
+        var tracker = ObjectTracker()
+        for _ in 0..<3 { _ = tracker.update([Self.face(x: 0.4, disparity: 40)]) }
+        for _ in 0..<5 { _ = tracker.update([]) }  // turned away: no face for five rounds
+        // Back 0.09 to the right: no overlap with where it was, within 1.5 box sizes.
+        let back = tracker.update([Self.face(x: 0.49, disparity: 40)])
+        #expect(back.map(\.id) == [1])
+        // Somebody else at another depth, as near, is a new subject.
+        for _ in 0..<5 { _ = tracker.update([]) }
+        let other = tracker.update([Self.face(x: 0.45, disparity: 15)])
+        #expect(other.map(\.id) == [2])
+    }
+}

@@ -24,12 +24,24 @@ public struct ObjectTracker: Sendable {
         public var matchIoU = 0.2
         /// Minimum IoU for the second (low-confidence) pass.
         public var lowMatchIoU = 0.4
+        /// Re-identification of tracks IoU did not match (a face that turned away and back, one
+        /// clipped by the frame's edge, an occlusion): an unmatched observation takes an unmatched
+        /// track of its type whose centre is within this many box sizes and whose size and
+        /// disparity agree, before it may start a new ID. 0 = off.
+        public var reidentifyDistance = 1.5
+        /// Each missed round multiplies a track's velocity by this, so a lost track stops
+        /// drifting where its motion would have taken it.
+        public var missedVelocityDecay = 1.0
         /// Detection rounds a track survives without a match (then its ID is retired).
         public var maxMisses = 20
         /// Detection rounds a missed track is still reported (coasting on its motion).
         public var reportedMisses = 2
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
+        /// Observations starting within this fraction of the frame's left edge are not gated by
+        /// disparity: there the left view sees what the right view cannot (the stereo border),
+        /// and the matcher fills in the background's disparity.
+        public var untrustedLeftBorder = 0.1
         /// Position smoothing (alpha-beta filter): weight of a new measurement.
         public var alpha = 0.7
         /// Velocity smoothing: weight of a new velocity measurement.
@@ -108,7 +120,13 @@ public struct ObjectTracker: Sendable {
         associate(obs, high: true, minIoU: c.matchIoU, trackUsed: &trackUsed, obsUsed: &obsUsed, disparity: disparity)
         // Pass 2: low-confidence observations against tracks that were seen last round.
         associate(obs, high: false, minIoU: c.lowMatchIoU, trackUsed: &trackUsed, obsUsed: &obsUsed, disparity: disparity)
-        for i in tracks.indices where !trackUsed[i] { tracks[i].misses += 1 }
+        // Pass 3: lost tracks against what is still unmatched, by nearness.
+        reidentify(obs, trackUsed: &trackUsed, obsUsed: &obsUsed, disparity: disparity)
+        for i in tracks.indices where !trackUsed[i] {
+            tracks[i].misses += 1
+            tracks[i].vx *= c.missedVelocityDecay
+            tracks[i].vy *= c.missedVelocityDecay
+        }
         tracks.removeAll { $0.misses > c.maxMisses }
         // New tracks for unmatched high-confidence observations.
         for (j, o) in obs.enumerated() where !obsUsed[j] && o.confidence >= c.highConfidence && o.type != .salientObject {
@@ -164,7 +182,7 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j]
-                if let x = t.disparity, let y = o.disparity, abs(x - y) > configuration.disparityGate * max(x, y, 1) { continue }
+                if !disparitiesAgree(t.disparity, o.disparity, bounds: o.bounds) { continue }
                 let iou = Self.iou(t.rect, o.bounds)
                 if iou >= minIoU { scores[a][b] = iou }
             }
@@ -186,6 +204,64 @@ public struct ObjectTracker: Sendable {
                 tracks[p.t].disparity = d
             }
         }
+    }
+
+    /// Matches unmatched high-confidence observations to unmatched tracks (missed now or in
+    /// earlier rounds: a face turning, leaving through the frame's edge, coming back): same
+    /// type, centres within ``Configuration/reidentifyDistance`` box sizes, sizes within 2×,
+    /// disparities within the gate; the nearest pairs win (optimal assignment).
+    private mutating func reidentify(_ obs: [TrackerObservation], trackUsed: inout [Bool], obsUsed: inout [Bool],
+                                     disparity: DisparityMap?) {
+        let c = configuration
+        guard c.reidentifyDistance > 0 else { return }
+        let candidates = obs.indices.filter { !obsUsed[$0] && obs[$0].confidence >= c.highConfidence }
+        let lost = tracks.indices.filter { !trackUsed[$0] && tracks[$0].type != .salientObject }
+        guard !candidates.isEmpty, !lost.isEmpty else { return }
+        var scores = [[Double?]](repeating: [Double?](repeating: nil, count: candidates.count), count: lost.count)
+        for (a, i) in lost.enumerated() {
+            let t = tracks[i]
+            for (b, j) in candidates.enumerated() where t.type == obs[j].type {
+                let o = obs[j].bounds
+                if !disparitiesAgree(t.disparity, obs[j].disparity, bounds: o) { continue }
+                let size = max(t.w, t.h, 1e-6), ratio = max(o.width, o.height) / size
+                guard ratio > 0.5 && ratio < 2 else { continue }
+                let dx = o.x + o.width / 2 - t.cx, dy = o.y + o.height / 2 - t.cy
+                let distance = (dx * dx + dy * dy).squareRoot() / size
+                if distance < c.reidentifyDistance { scores[a][b] = 1 - distance / c.reidentifyDistance + 1e-9 }
+            }
+        }
+        for p in OptimalAssignment.maximise(scores) {
+            let i = lost[p.row], j = candidates[p.column]
+            guard !trackUsed[i] && !obsUsed[j] else { continue }
+            trackUsed[i] = true
+            obsUsed[j] = true
+            let o = obs[j]
+            // A fresh start at the new place: the old velocity says nothing about the gap.
+            tracks[i].cx = o.bounds.x + o.bounds.width / 2
+            tracks[i].cy = o.bounds.y + o.bounds.height / 2
+            tracks[i].w = o.bounds.width
+            tracks[i].h = o.bounds.height
+            tracks[i].vx = 0
+            tracks[i].vy = 0
+            tracks[i].framesSinceUpdate = 0
+            tracks[i].misses = 0
+            tracks[i].hits += 1
+            tracks[i].confidence = o.confidence
+            if o.facing != .unknown { tracks[i].facing = o.facing }
+            if let disparity {
+                tracks[i].disparity = Self.robustDisparity(in: tracks[i].rect, map: disparity, previous: tracks[i].disparity,
+                                                           shrink: c.disparityShrink) ?? o.disparity
+            } else if let d = o.disparity {
+                tracks[i].disparity = d
+            }
+        }
+    }
+
+    /// Whether a track's and an observation's disparities allow a match (unknown ones, and the
+    /// stereo border's, always do).
+    private func disparitiesAgree(_ track: Double?, _ observed: Double?, bounds: NormalizedRect) -> Bool {
+        guard let x = track, let y = observed, bounds.x >= configuration.untrustedLeftBorder else { return true }
+        return abs(x - y) <= configuration.disparityGate * max(x, y, 1)
     }
 
     /// Alpha-beta correction of track `i` towards a measured box.
