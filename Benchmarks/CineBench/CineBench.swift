@@ -77,6 +77,7 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "disparity" { return try runDisparityBench() }  // `CineBench disparity`
         if CommandLine.arguments.dropFirst().first == "detector" { return try runDetectorBench() }  // `CineBench detector`
         if CommandLine.arguments.dropFirst().first == "latency" { return try runLatencyBench() }  // `CineBench latency`
+        if CommandLine.arguments.dropFirst().first == "bokeh" { return try runBokehBench() }  // `CineBench bokeh`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 

@@ -14,7 +14,8 @@ import Foundation
 /// ```
 public enum ImageFile {
     /// Reads the still image at `path` as `format`: `.gray8` or `.rgba8` (decoded directly for
-    /// PNG, JPEG and binary PGM/PPM, recognised by their first bytes), or any format an appsink
+    /// 8-bit PNG, JPEG and binary PGM/PPM, recognised by their first bytes; 16-bit PNG samples
+    /// keep their top 8 bits), or any format an appsink
     /// gives (`.i420`, …) through `filesrc ! decodebin ! videoconvert`, which also reads every
     /// other file type GStreamer knows. Throws ``ImageFileError`` naming the file.
     public static func read(_ path: String, as format: PixelFormat) throws -> Image {
@@ -24,7 +25,11 @@ public enum ImageFile {
         guard !data.isEmpty else { throw ImageFileError(path: path, message: "the file is empty") }
         if format == .gray8 || format == .rgba8 {
             let bytes = [UInt8](data.prefix(8))
-            if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path, as: format) }
+            // 16-bit PNGs go through GStreamer, which keeps the samples' top 8 bits (libpng's
+            // simplified API would take samples without a gamma chunk as linear light).
+            if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && (data.count < 25 || data[data.startIndex + 24] != 16) {
+                return try decodePNG(data, path: path, as: format)
+            }
             if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(data, path: path, as: format) }
             if bytes.starts(with: [0x50, 0x35]) || bytes.starts(with: [0x50, 0x36]) {
                 return try decodePNM(data, path: path, as: format)

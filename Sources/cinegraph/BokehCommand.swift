@@ -21,7 +21,7 @@ struct BokehCommand: ParsableCommand {
             Example: cinegraph bokeh left.png --disparity disp0.pfm --focus-point 640,360 --aperture 2 -o out.png
             """)
 
-    @Argument(help: "The image (any format GStreamer decodes: PNG, JPEG, ...).") var image: String
+    @Argument(help: "The image: PNG, JPEG, PPM (read directly, full colour; 16-bit PNG is reduced to 8 bits), or any other format GStreamer decodes.") var image: String
     @Option(help: "Disparity map, PFM (Middlebury convention).") var disparity: String
     @Option(help: "Focus disparity, in pixels of the disparity map.") var focusDisparity: Double?
     @Option(help: "Focus point x,y in image pixels.") var focusPoint: String?
@@ -46,7 +46,14 @@ struct BokehCommand: ParsableCommand {
 
     func run() throws {
         try GStreamer.initialize()
-        let picture = try Self.decode(image)
+        // Full colour in and out: the still never goes through 4:2:0.
+        let picture: Image
+        do {
+            picture = try ImageFile.read(image, as: .rgba8)
+        } catch {
+            throw ToolError("\(error)")
+        }
+        guard picture.width > 0, picture.height > 0 else { throw ToolError("\(image): the image is empty (0 pixels)") }
         let pfm = try PortableFloatMap(contentsOf: disparity)
         let map = DisparityMap(values: pfm.values, referenceWidth: pfm.values.width, referenceHeight: pfm.values.height)
         let focus: Double
@@ -70,24 +77,14 @@ struct BokehCommand: ParsableCommand {
         do {
             out = try renderer.render(picture, disparity: map, focusDisparity: focus, fNumber: aperture)
         } catch {
-            throw ValidationError("\(image): \(error)")
+            throw ToolError("\(image): \(error)")
         }
-        try StillSinkNode.write(out, to: output)
+        do {
+            try ImageFile.write(out, to: output)
+        } catch {
+            throw ToolError("\(output): \(error)")
+        }
         print("\(output): f/\(aperture), focus disparity \(String(format: "%.2f", focus)) px")
-    }
-
-    /// Decodes the first frame of `path` to I420 (sides rounded down to even numbers).
-    static func decode(_ path: String) throws -> Image {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw ValidationError("\(path): cannot read the file") }
-        let info = try MediaProbe.inspect(path: path)
-        let w = info.width & ~1, h = info.height & ~1
-        guard w >= 2, h >= 2 else { throw ValidationError("\(path): not an image GStreamer can decode") }
-        let pipeline = try Pipeline("filesrc location=\(Pipeline.quoted(path)) ! decodebin ! videoconvert ! videocrop right=\(info.width - w) bottom=\(info.height - h) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false")
-        let reader = try AppSinkReader(pipeline: pipeline, name: "sink")
-        try pipeline.play()
-        defer { pipeline.stop() }
-        guard case .frame(let frame, _) = try reader.next(timeout: 30) else { throw ValidationError("\(path): no picture decoded") }
-        return frame
     }
 
     /// The median valid disparity in a 5×5-sample window of the map around a normalised point.

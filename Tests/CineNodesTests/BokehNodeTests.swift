@@ -88,18 +88,7 @@ import Testing
         }
         half.plane(0).row(0, as: Float.self)[0] = .infinity
         try PortableFloatMap(values: half).write(to: pfm)
-        func run(_ arguments: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: binary)
-            p.arguments = arguments
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = pipe
-            try p.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            return (p.terminationStatus, text)
-        }
+        func run(_ arguments: [String]) throws -> (Int32, String) { try Self.run(binary, arguments) }
         let (status, text) = try run(["bokeh", input, "--disparity", pfm, "--focus-disparity", "\(focus / 2)",
                                       "--aperture", "2", "-o", output])
         #expect(status == 0, "\(text)")
@@ -109,5 +98,109 @@ import Testing
         let (badStatus, badText) = try run(["bokeh", input, "--disparity", pfm, "--focus-disparity", "3", "--aperture", "0.5",
                                             "-o", output])
         #expect(badStatus != 0 && badText.contains("--aperture"))
+    }
+
+    @Test func portraitToolKeepsFullColourAndNamesBadFiles() throws {
+        let binary = repoRoot.appendingPathComponent(".build/debug/cinegraph").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else { return }
+        let folder = temporaryFolder("bokeh-cli-colour")
+        func run(_ arguments: [String]) throws -> (Int32, String) { try Self.run(binary, arguments) }
+        // Single-pixel colour detail (red, green, blue columns) that 4:2:0 would smear; the
+        // left half in focus (disparity 20), the right half far behind (disparity 2).
+        let w = 64, h = 32
+        let image = Image(width: w, height: h, format: .rgba8)
+        let map = Image(width: w, height: h, format: .float32)
+        for y in 0..<h {
+            let row = image.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                row[4 * x] = x % 3 == 0 ? 220 : 20
+                row[4 * x + 1] = x % 3 == 1 ? 200 : 30
+                row[4 * x + 2] = x % 3 == 2 ? 210 : 40
+                row[4 * x + 3] = 255
+                map.plane(0).row(y, as: Float.self)[x] = x < w / 2 ? 20 : 2
+            }
+        }
+        let input = folder.appendingPathComponent("in.png").path, pfm = folder.appendingPathComponent("d.pfm").path
+        let output = folder.appendingPathComponent("out.png").path
+        try ImageFile.write(image, to: input)
+        try PortableFloatMap(values: map).write(to: pfm)
+        let (status, text) = try run(["bokeh", input, "--disparity", pfm, "--focus-disparity", "20", "--aperture", "1.4", "-o", output])
+        #expect(status == 0, "\(text)")
+        let out = try ImageFile.read(output, as: .rgba8)
+        var exact = 0, changed = 0
+        for y in 0..<h {
+            let a = image.plane(0).row(y, as: UInt8.self), b = out.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let same = (0..<3).allSatisfy { a[4 * x + $0] == b[4 * x + $0] }
+                if x < w / 2 - 2 { exact += same ? 1 : 0 } else if x >= w / 2 + 4 { changed += same ? 0 : 1 }
+            }
+        }
+        // The in-focus half comes back bit for bit, colour detail and all; the far half is blurred.
+        #expect(exact == (w / 2 - 2) * h)
+        #expect(changed > (w / 2 - 4) * h * 9 / 10)
+        // An empty file and a file that is not an image: one clear error naming the file.
+        let empty = folder.appendingPathComponent("empty.png").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let (emptyStatus, emptyText) = try run(["bokeh", empty, "--disparity", pfm, "--focus-disparity", "20", "-o", output])
+        #expect(emptyStatus != 0 && emptyText.contains("empty.png") && emptyText.contains("empty"), "\(emptyText)")
+        let (pfmStatus, pfmText) = try run(["bokeh", input, "--disparity", input, "--focus-disparity", "20", "-o", output])
+        #expect(pfmStatus != 0 && pfmText.contains("in.png"), "\(pfmText)")
+        // A 16-bit PNG is read (reduced to 8 bits) and rendered.
+        let deep = folder.appendingPathComponent("deep.png").path
+        try Self.png16(width: w, height: h) { x, y in UInt16(x * 1000 + y * 10) }.write(to: URL(fileURLWithPath: deep))
+        let (deepStatus, deepText) = try run(["bokeh", deep, "--disparity", pfm, "--focus-disparity", "20", "-o", output])
+        #expect(deepStatus == 0, "\(deepText)")
+        let grey = try ImageFile.read(output, as: .rgba8)
+        #expect(grey.width == w && grey.plane(0).row(3, as: UInt8.self)[4 * 10] == UInt8((10 * 1000 + 30) >> 8))
+    }
+
+    /// Runs `binary` with `arguments`; its exit status and its output (stdout and stderr).
+    static func run(_ binary: String, _ arguments: [String]) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, text)
+    }
+
+    /// A 16-bit greyscale PNG, written by hand (stored deflate blocks, no compression).
+    static func png16(width: Int, height: Int, _ sample: (Int, Int) -> UInt16) -> Data {
+        var raw = [UInt8]()
+        for y in 0..<height {
+            raw.append(0)
+            for x in 0..<width { let v = sample(x, y); raw += [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        }
+        var crcTable = [UInt32](repeating: 0, count: 256)
+        for n in 0..<256 {
+            var c = UInt32(n)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            crcTable[n] = c
+        }
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in typed { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+            return be32(UInt32(body.count)) + typed + be32(c ^ 0xFFFF_FFFF)
+        }
+        var z: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65535, raw.count - offset)
+            let last: UInt8 = offset + n == raw.count ? 1 : 0
+            z += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+            z += raw[offset..<(offset + n)]
+            offset += n
+        } while offset < raw.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for v in raw { a = (a + UInt32(v)) % 65521; b = (b + a) % 65521 }
+        z += be32(b << 16 | a)
+        let header = be32(UInt32(width)) + be32(UInt32(height)) + [16, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", z) + chunk("IEND", []))
     }
 }

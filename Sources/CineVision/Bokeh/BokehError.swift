@@ -3,7 +3,7 @@
 /// Why the bokeh renderer refused a frame. The renderer never returns a garbage frame: it
 /// throws one of these instead.
 public enum BokehError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The image is not I420 or has an odd side.
+    /// The image is neither I420 with even sides nor RGBA, or it is empty.
     case unsupportedImage(format: String, width: Int, height: Int)
     /// The disparity map's aspect ratio differs from the image's.
     case aspectRatioMismatch(imageWidth: Int, imageHeight: Int, mapWidth: Int, mapHeight: Int)
@@ -19,7 +19,7 @@ public enum BokehError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unsupportedImage(format, w, h):
-            return "image is \(format) \(w)x\(h); the bokeh renderer needs I420 with even sides"
+            return "image is \(format) \(w)x\(h); the bokeh renderer needs RGBA, or I420 with even sides"
         case let .aspectRatioMismatch(iw, ih, mw, mh):
             return "disparity map \(mw)x\(mh) does not have the aspect ratio of the \(iw)x\(ih) image"
                 + "; scale it to a fraction of the image size"

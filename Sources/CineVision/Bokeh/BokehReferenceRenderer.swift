@@ -19,8 +19,18 @@ public struct BokehReferenceRenderer: Sendable {
     /// Creates a reference renderer.
     public init() {}
 
-    /// The scene rendered with focus at `focusDisparity` and aperture `fNumber`, as I420.
-    public func render(layers: [BokehSceneLayer], focusDisparity: Double, fNumber: Double) -> Image {
+    /// The scene rendered with focus at `focusDisparity` and aperture `fNumber`, as I420, or
+    /// as RGBA (full colour) with `format: .rgba8`.
+    public func render(layers: [BokehSceneLayer], focusDisparity: Double, fNumber: Double,
+                       format: PixelFormat = .i420) -> Image {
+        let linear = renderLinear(layers: layers, focusDisparity: focusDisparity, fNumber: fNumber)
+        let W = layers[0].width, H = layers[0].height
+        return format == .rgba8 ? Self.rgba(linear: linear, width: W, height: H) : Self.i420(linear: linear, width: W, height: H)
+    }
+
+    /// The scene rendered with focus at `focusDisparity` and aperture `fNumber`: linear RGB,
+    /// row-major (highlights may exceed 1).
+    public func renderLinear(layers: [BokehSceneLayer], focusDisparity: Double, fNumber: Double) -> [SIMD3<Float>] {
         precondition(!layers.isEmpty, "a scene needs at least one layer")
         let W = layers[0].width, H = layers[0].height
         let maxR = maxBlur * Double(H)
@@ -62,12 +72,11 @@ public struct BokehReferenceRenderer: Sendable {
                 }
             }
         }
-        let linear = acc.map { a in a.w > 1e-6 ? SIMD3(a.x, a.y, a.z) / a.w : SIMD3<Float>.zero }
-        return Self.i420(linear: linear, width: W, height: H)
+        return acc.map { a in a.w > 1e-6 ? SIMD3(a.x, a.y, a.z) / a.w : SIMD3<Float>.zero }
     }
 
-    /// The scene with no blur at all (what the camera sees), as I420.
-    public static func sharpImage(layers: [BokehSceneLayer]) -> Image {
+    /// The scene with no blur at all (what the camera sees), as I420 or RGBA.
+    public static func sharpImage(layers: [BokehSceneLayer], format: PixelFormat = .i420) -> Image {
         let W = layers[0].width, H = layers[0].height
         var acc = [SIMD4<Float>](repeating: .zero, count: W * H)
         for layer in layers.sorted(by: { $0.disparity < $1.disparity }) {
@@ -76,7 +85,28 @@ public struct BokehReferenceRenderer: Sendable {
                 acc[i] = SIMD4(c.x * a, c.y * a, c.z * a, a) + acc[i] * (1 - a)
             }
         }
-        return i420(linear: acc.map { a in a.w > 1e-6 ? SIMD3(a.x, a.y, a.z) / a.w : .zero }, width: W, height: H)
+        let linear = acc.map { a in a.w > 1e-6 ? SIMD3(a.x, a.y, a.z) / a.w : .zero }
+        return format == .rgba8 ? rgba(linear: linear, width: W, height: H) : i420(linear: linear, width: W, height: H)
+    }
+
+    /// Linear RGB (row-major) → RGBA, 8-bit gamma-encoded, opaque.
+    public static func rgba(linear: [SIMD3<Float>], width W: Int, height H: Int) -> Image {
+        let image = Image(width: W, height: H, format: .rgba8)
+        let plane = image.plane(0)
+        func byte(_ v: Float) -> UInt8 { UInt8(min(max(v * 255 + 0.5, 0), 255)) }
+        BokehColorSpace.encodeTable.withUnsafeBufferPointer { t in
+            for y in 0..<H {
+                let row = plane.row(y, as: UInt8.self)
+                for x in 0..<W {
+                    let c = linear[y * W + x]
+                    row[4 * x] = byte(BokehColorSpace.encode(c.x, t.baseAddress!))
+                    row[4 * x + 1] = byte(BokehColorSpace.encode(c.y, t.baseAddress!))
+                    row[4 * x + 2] = byte(BokehColorSpace.encode(c.z, t.baseAddress!))
+                    row[4 * x + 3] = 255
+                }
+            }
+        }
+        return image
     }
 
     /// The scene's exact disparity: per pixel, the nearest layer covering at least half of it.

@@ -2,7 +2,7 @@
 // disparity map, occlusion-aware, in linear light, large blurs at reduced resolution.
 import CineMedia
 
-/// Renders shallow depth of field into I420 frames.
+/// Renders shallow depth of field into I420 video frames and RGBA stills.
 ///
 /// **Camera model.** Each pixel's signed circle of confusion is
 /// `c = K · (d − d_f) / N` pixels (``LensModel``), clamped to ±``Settings/maxBlur`` × height.
@@ -25,7 +25,12 @@ import CineMedia
 ///    keeps its partial coverage, so a blurred foreground spreads over what is behind it.
 /// 4. At full resolution, each pixel mixes the original (sharp) pixel with the bilinearly
 ///    upsampled blur by `t = (1 − α_foreground) · sharpness(c)`; in-focus detail is never
-///    resampled, and the I420 result is written directly (chroma at half resolution).
+///    resampled. I420 frames are written directly (chroma at half resolution, the video fast
+///    path); RGBA stills keep full chroma, and a pixel with `t = 1` is copied bit for bit.
+///
+/// With a disparity map at the image's resolution, step 1 splits each working block pixel by
+/// pixel (only the pixels to be blurred enter its blurred colour), so a sharp subject's
+/// colour never leaks into the background's blur through blocks on its outline.
 ///
 /// The renderer keeps its scratch buffers between frames (no allocation in steady state) and
 /// uses up to ``Settings/threads`` cores over row bands. Use one renderer from one thread at
@@ -61,7 +66,8 @@ public struct BokehRenderer {
     /// at `focusDisparity`; throws the ``BokehError`` that ``render(_:disparity:focusDisparity:fNumber:pool:)``
     /// would throw for the frame's shape (NaNs are found while rendering).
     public static func check(image: Image, disparity: DisparityMap, focusDisparity: Double, fNumber: Double) throws(BokehError) {
-        guard image.format == .i420, image.width % 2 == 0, image.height % 2 == 0 else {
+        guard (image.format == .i420 && image.width % 2 == 0 && image.height % 2 == 0)
+                || (image.format == .rgba8 && image.width > 0 && image.height > 0) else {
             throw .unsupportedImage(format: image.format.rawValue, width: image.width, height: image.height)
         }
         guard LensModel.fNumberRange.contains(fNumber) else { throw .apertureOutOfRange(fNumber) }
@@ -76,27 +82,29 @@ public struct BokehRenderer {
         }
     }
 
-    /// Renders `image` (I420) with focus at `focusDisparity` (pixels of the disparity map's
-    /// reference view) and aperture `fNumber`, into a new I420 image from `pool`.
+    /// Renders `image` (I420, or RGBA for full-colour stills) with focus at `focusDisparity`
+    /// (pixels of the disparity map's reference view) and aperture `fNumber`, into a new image
+    /// of the same format from `pool`.
     ///
     /// Invalid disparity samples (`±inf`) are filled from their row's nearest valid samples
     /// (the farther of the two), so holes render as background.
     /// - Throws: ``BokehError`` for a map of another aspect ratio, NaNs, a map with no valid
-    ///   sample, an aperture outside ``LensModel/fNumberRange``, or a non-I420 image.
+    ///   sample, an aperture outside ``LensModel/fNumberRange``, or an image that is neither
+    ///   I420 (even sides) nor RGBA.
     public func render(_ image: Image, disparity: DisparityMap, focusDisparity: Double, fNumber: Double,
                        pool: ImagePool? = nil) throws(BokehError) -> Image {
-        let out = pool?.makeImage(width: image.width, height: image.height, format: .i420)
-            ?? Image(width: image.width, height: image.height, format: .i420)
+        let out = pool?.makeImage(width: image.width, height: image.height, format: image.format)
+            ?? Image(width: image.width, height: image.height, format: image.format)
         try render(image, disparity: disparity, focusDisparity: focusDisparity, fNumber: fNumber, into: out)
         return out
     }
 
-    /// Renders into `output`, an I420 image of the same size as `image` (not the same buffer).
+    /// Renders into `output`, an image of the same size and format as `image` (not the same buffer).
     public func render(_ image: Image, disparity: DisparityMap, focusDisparity: Double, fNumber: Double,
                        into output: Image) throws(BokehError) {
         try Self.check(image: image, disparity: disparity, focusDisparity: focusDisparity, fNumber: fNumber)
-        precondition(output.width == image.width && output.height == image.height && output.format == .i420,
-                     "output must be I420 of the image's size")
+        precondition(output.width == image.width && output.height == image.height && output.format == image.format,
+                     "output must have the image's size and format")
         let ws = workspace
         let W = image.width, H = image.height
         let maxR = max(0, maxRadius(height: H))
@@ -115,7 +123,12 @@ public struct BokehRenderer {
             sharpFrom: 0.5, sharpTo: Float(max(1.5, Double(s))))
         ws.downsample(image, map: map, params)
         ws.blurLayers(params)
-        ws.finishWorking()
-        ws.writeFullResolution(image, map: map, params, into: output)
+        if image.format == .rgba8 {
+            ws.finishWorking(params, rgb: true)
+            ws.writeFullResolutionRGBA(image, map: map, params, into: output)
+        } else {
+            ws.finishWorking(params)
+            ws.writeFullResolution(image, map: map, params, into: output)
+        }
     }
 }
