@@ -69,6 +69,35 @@ func runBokehBench() throws {
             report("bokeh f/2.8 2 cores vs filter2D 2 threads (speed ratio)", String(format: "%.1fx faster", ms / ours))
         }
     }
+    try runBokehEdgeBench(python: python)
+}
+
+/// The edge test (`Benchmarks/bokeh/edge.py`): a sharp red subject before a textured plane,
+/// exact disparity, through `cinegraph bokeh` as a user runs it — the subject's exactness, its
+/// colour in the background ring, outlines, the blurred-foreground case, and PSNR/SSIM against
+/// the layered reference inside and outside the subject.
+func runBokehEdgeBench(python: String) throws {
+    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cinegraph").path
+    guard FileManager.default.isExecutableFile(atPath: bin) else {
+        throw BenchError("build cinegraph first (make bench does): \(bin) is missing")
+    }
+    print("\nbokeh edges — `cinegraph bokeh` on a 1280x720 layered scene (subject at disparity 40, plane at 4, f/2)")
+    for quality in BokehQuality.allCases {
+        let out = try capture("\(python) Benchmarks/bokeh/edge.py \(bin) --quality \(quality)")
+        var v: [String: String] = [:]
+        for line in out.split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { v[String(kv[0])] = String(kv[1]) }
+        }
+        func f(_ key: String) -> String { v[key] ?? "?" }
+        report("bokeh edge \(quality): in-focus subject PSNR / pixels exact", "\(f("inside_psnr_db")) dB / \(f("inside_exact")) %")
+        report("bokeh edge \(quality): subject colour in the 2-12 px ring (aim <= 1 %)", "\(f("ring_bleed_pct")) % (2-5 px: \(f("ring2_5_bleed_pct")) %)")
+        report("bokeh edge \(quality): outline dark / bright (codes)", "\(f("outline_dark_codes")) / \(f("outline_bright_codes"))")
+        report("bokeh edge \(quality): vs layered reference PSNR in / out", "\(f("reference_psnr_inside_db")) / \(f("reference_psnr_outside_db")) dB")
+        report("bokeh edge \(quality): vs layered reference SSIM in / out", "\(f("reference_ssim_inside")) / \(f("reference_ssim_outside"))")
+        report("bokeh edge \(quality): blurred foreground spread, ours / reference", "\(f("foreground_spread_px")) / \(f("foreground_reference_spread_px")) px")
+        report("bokeh edge \(quality): whole process (decode, render, encode)", "\(f("wall_s")) s")
+    }
 }
 
 /// Times `body` `count` times; returns the median and mean in milliseconds. The median is

@@ -71,6 +71,16 @@ def psnr(a, b):
     return 99.0 if mse == 0 else 10 * np.log10(255 ** 2 / mse)
 
 
+def ssim_map(a, b):
+    """SSIM per pixel of two 8-bit luma images (Gaussian window, sigma 1.5)."""
+    a = a.astype(np.float64); b = b.astype(np.float64)
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    g = lambda v: cv2.GaussianBlur(v, (11, 11), 1.5)
+    ma, mb = g(a), g(b)
+    va, vb, cov = g(a * a) - ma * ma, g(b * b) - mb * mb, g(a * b) - ma * mb
+    return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("cinegraph")
@@ -138,6 +148,9 @@ def main():
     print("reference_profile=" + ",".join(f"{v:.1f}" for v in rprof))
     print(f"reference_psnr_inside_db={psnr(res8[cover >= 0.5], ref8[cover >= 0.5]):.2f}")
     print(f"reference_psnr_outside_db={psnr(res8[outside], ref8[outside]):.2f}")
+    ssim = ssim_map(luma(res8.astype(np.float64)), luma(ref8.astype(np.float64)))
+    print(f"reference_ssim_inside={ssim[cover >= 0.5].mean():.4f}")
+    print(f"reference_ssim_outside={ssim[outside].mean():.4f}")
     print(f"wall_s={wall:.3f}")
     if args.keep:
         cv2.imwrite(os.path.join(work, "reference.png"), cv2.cvtColor(ref8, cv2.COLOR_RGB2BGR))

@@ -28,10 +28,10 @@ public struct BokehNode: Node {
         a focus f-number outside 1.4...16 fail the frame with an error naming node and frame.
         """
 
-    @Input("Frames to render (I420)") public var image: Image
+    @Input("Frames to render (I420 video; RGBA stills keep full colour)") public var image: Image
     @Input("Disparity of each frame (float32, any resolution of the frame's aspect ratio)") public var disparity: DisparityMap
     @OptionalInput("Focus in force (focus disparity, optional f-number); overrides focus-disparity") public var focus: FocusState?
-    @Output("Frames with the depth of field burned in (I420)") public var video: Image
+    @Output("Frames with the depth of field burned in (the input's format)") public var video: Image
     @Output("The focus each frame was rendered with") public var state: FocusState
 
     @Parameter(default: LensModel.defaultFNumber, range: LensModel.minimumFNumber...LensModel.maximumFNumber,

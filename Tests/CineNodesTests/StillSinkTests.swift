@@ -48,6 +48,32 @@ import Testing
         #expect(bytes.prefix(2) == Data([0xFF, 0xD8]))
     }
 
+    @Test func fullColourFramesAreWrittenInFullColour() throws {
+        // An RGBA frame (from the bokeh node on an RGBA still, or a custom node) is written as
+        // it is: single-pixel colour detail survives, bit for bit, in the PNG.
+        let image = Image(width: 30, height: 20, format: .rgba8)
+        for y in 0..<20 {
+            let row = image.plane(0).row(y, as: UInt8.self)
+            for x in 0..<30 {
+                row[4 * x] = x % 3 == 0 ? 230 : 10
+                row[4 * x + 1] = x % 3 == 1 ? 210 : UInt8(y * 5)
+                row[4 * x + 2] = x % 3 == 2 ? 250 : 40
+                row[4 * x + 3] = 255
+            }
+        }
+        let folder = temporaryFolder("still-rgba")
+        var h = try NodeHarness(StillSinkNode.self, parameters: ["path": folder.appendingPathComponent("rgb.png").path])
+        _ = try h.process(["image": image], at: .zero)
+        let path = try h.command(NodeCommand("still"))
+        let back = try ImageFile.read(path, as: .rgba8)
+        var same = 0
+        for y in 0..<20 {
+            let a = image.plane(0).row(y, as: UInt8.self), b = back.plane(0).row(y, as: UInt8.self)
+            for x in 0..<120 where a[x] == b[x] { same += 1 }
+        }
+        #expect(same == 20 * 120)
+    }
+
     @Test func unknownExtensionsAreRejectedAtLoad() {
         #expect(throws: ParameterError.self) { try NodeHarness(StillSinkNode.self, parameters: ["path": "x.gif"]) }
     }

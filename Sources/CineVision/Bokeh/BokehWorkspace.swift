@@ -634,12 +634,14 @@ final class BokehWorkspace: @unchecked Sendable {
         let P = pyramid.ensuring(total)
         let color = self.color.base, index = layerIndex.base, weights = layerWeights.base
         // Level 0: each pixel's colour weighted by its share behind or on the focal plane.
-        for o in 0..<(w * h) {
-            let k = index[o], m = weights[o]
-            let front = (k > kl ? m.x : 0) + (k + 1 > kl ? m.y : 0)
-            let behind = max(0, 1 - front)
-            let c = color[o]
-            P[o] = SIMD4(c.x * behind, c.y * behind, c.z * behind, behind)
+        parallelRows(h) { _, lo, hi in
+            for o in (lo * w)..<(hi * w) {
+                let k = index[o], m = weights[o]
+                let front = (k > kl ? m.x : 0) + (k + 1 > kl ? m.y : 0)
+                let behind = max(0, 1 - front)
+                let c = color[o]
+                P[o] = SIMD4(c.x * behind, c.y * behind, c.z * behind, behind)
+            }
         }
         // Pull: sums of up to four children.
         for l in 1..<sizes.count {
@@ -660,7 +662,7 @@ final class BokehWorkspace: @unchecked Sendable {
         P[top] = P[top].w > 1e-6 ? P[top] / P[top].w : .zero
         for l in stride(from: sizes.count - 2, through: 0, by: -1) {
             let (cw, ch, co) = sizes[l], (pw, ph, po) = sizes[l + 1]
-            for j in 0..<ch {
+            parallelRows(ch) { _, lo, hi in for j in lo..<hi {
                 for i in 0..<cw {
                     // The parent bilinearly, between the four nearest parent samples.
                     let u = max(0, (Float(i) + 0.5) * 0.5 - 0.5), t = max(0, (Float(j) + 0.5) * 0.5 - 0.5)
@@ -675,7 +677,7 @@ final class BokehWorkspace: @unchecked Sendable {
                     let own = v.w > 1e-6 ? v / v.w : .zero
                     P[co + j * cw + i] = confidence * own + (1 - confidence) * parent
                 }
-            }
+            } }
         }
         hiddenFilled = true
     }
