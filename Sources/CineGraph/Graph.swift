@@ -26,6 +26,10 @@ public struct GraphNode: Sendable {
     public var inputs: [String: PortReference]
     /// Whether packets reaching this node come from a live source.
     public var isLive: Bool
+    /// What the node's work serves, resolved when the graph is built (``NodePriority``).
+    public var priority: NodePriority = .take
+    /// The `priority:` written in the config, if any.
+    var declaredPriority: NodePriority?
 
     /// A new instance of the node with the configured parameters applied.
     func instantiate() -> (any Node, NodeSlots) {

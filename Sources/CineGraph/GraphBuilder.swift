@@ -35,8 +35,17 @@ public struct GraphBuilder {
             }
             let probe = NodeSlots(of: d.makeNode())
             var values: [(name: String, value: any Sendable)] = []
+            var declaredPriority: NodePriority?
             for e in n.entries {
-                if d.inputs.contains(where: { $0.name == e.key }) {
+                if e.key == "priority" {
+                    if let p = e.value.text.flatMap(NodePriority.init(rawValue:)) {
+                        declaredPriority = p
+                    } else {
+                        errors.append(ConfigError(e.value.location, key: "\(key).priority",
+                                                  "priority must be one of: take, preview",
+                                                  hint: "take: the recording, never dropped while the machine can sustain it; preview: gives way first"))
+                    }
+                } else if d.inputs.contains(where: { $0.name == e.key }) {
                     guard let text = e.value.text, !text.isEmpty else {
                         errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)",
                                                   "an input is connected with 'node' or 'node.port'"))
@@ -64,6 +73,7 @@ public struct GraphBuilder {
             }
             built[n.name] = GraphNode(name: n.name, description: d, parameterValues: values, parameterTexts: [:],
                                       inputs: [:], isLive: false)
+            built[n.name]!.declaredPriority = declaredPriority
             order.append(n.name)
         }
 
@@ -178,6 +188,16 @@ public struct GraphBuilder {
             built[name]!.parameterTexts = Dictionary(uniqueKeysWithValues: slots.parameters.map { ($0.name, $0.currentText) })
             let upstreamLive = built[name]!.inputs.values.contains { built[$0.node]?.isLive ?? false }
             built[name]!.isLive = node.isLive || upstreamLive
+        }
+
+        // Priorities, consumers before producers: written, else the kind's, else the take if any
+        // consumer is part of the take, else preview; a node nobody consumes is part of the take.
+        for name in sorted.reversed() {
+            let n = built[name]!
+            let consumers = sorted.filter { c in built[c]!.inputs.values.contains { $0.node == name } }
+            let inherited: NodePriority = consumers.isEmpty || consumers.contains { built[$0]!.priority == .take }
+                ? .take : .preview
+            built[name]!.priority = n.declaredPriority ?? n.description.priority ?? inherited
         }
 
         if !errors.isEmpty { throw ConfigErrors(errors) }

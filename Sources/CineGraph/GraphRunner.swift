@@ -7,8 +7,13 @@ import Synchronization
 
 /// Settings of a run.
 public struct RunOptions: Sendable {
-    /// Queue length of an edge downstream of a live source (drop-oldest when full).
+    /// Queue length of a live edge into a preview node (drop-oldest when full): the newest
+    /// frame wins.
     public var liveQueueCapacity = 3
+    /// Queue length of a live edge into a node of the take (drop-oldest only when full): 1.5 s
+    /// at 30 fps, enough for an encoder's start (≈ 0.65 s for x264 at 1080p) or a burst of load.
+    /// Costs memory only while a consumer is behind (a 1080p stereo frame is 6 MB).
+    public var liveTakeQueueCapacity = 45
     /// Queue length of a live edge into a node with several inputs: it must hold packets while
     /// the slowest branch into the same node catches up (the join discards what cannot match).
     public var liveJoinQueueCapacity = 16
@@ -32,6 +37,10 @@ public struct RunSummary: Sendable {
     public var wasStopped: Bool
     /// Packets dropped on live edges, in all.
     public var totalDrops: Int { edges.reduce(0) { $0 + $1.dropped } }
+    /// Packets lost on live edges into nodes of the take (what the recording lost).
+    public var takeDrops: Int { edges.filter { $0.priority == .take }.reduce(0) { $0 + $1.dropped } }
+    /// Packets shed on live edges into preview nodes (previews giving way).
+    public var previewDrops: Int { edges.filter { $0.priority == .preview }.reduce(0) { $0 + $1.dropped } }
 }
 
 /// Runs a ``Graph``.
@@ -73,10 +82,13 @@ public final class GraphRunner: Sendable {
                 guard let source = n.inputs[input.name] else { continue }
                 let live = graph.node(named: source.node)?.isLive ?? false
                 portIndex[PortReference(node: n.name, port: input.name)] = edges.count
+                let liveCapacity = n.priority == .take
+                    ? max(options.liveTakeQueueCapacity, joins ? options.liveJoinQueueCapacity : 0)
+                    : (joins ? options.liveJoinQueueCapacity : options.liveQueueCapacity)
                 edges.append(EdgeStats(consumer: PortReference(node: n.name, port: input.name), producer: source,
                                        policy: live ? .dropOldest : .block,
-                                       capacity: live ? (joins ? options.liveJoinQueueCapacity : options.liveQueueCapacity)
-                                           : options.offlineQueueCapacity))
+                                       capacity: live ? liveCapacity : options.offlineQueueCapacity,
+                                       priority: n.priority))
             }
             inboxes[n.name] = Inbox(edges: edges)
         }

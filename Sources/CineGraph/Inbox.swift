@@ -35,6 +35,8 @@ public struct EdgeStats: Sendable {
     public var producer: PortReference
     public var policy: EdgePolicy
     public var capacity: Int
+    /// The priority of the node it feeds: drops into the take are losses, into previews shedding.
+    public var priority: NodePriority = .take
     /// Packets accepted.
     public var pushed = 0
     /// Packets dropped because the queue was full (live edges only).

@@ -34,6 +34,9 @@ public protocol Node: SendableMetatype {
     /// Whether this source produces packets in real time (a camera). Edges downstream of a live
     /// source drop the oldest packet instead of blocking, and count the drops.
     var isLive: Bool { get }
+    /// What the kind's work serves (``NodePriority``): recording sinks say `.take`, previews and
+    /// viewers `.preview`; `nil` (the default) inherits from the node's consumers.
+    static var priority: NodePriority? { get }
     /// Opens resources (pipelines, files) before the first packet.
     mutating func start(_ ctx: inout NodeContext) throws
     /// Processes one instant: read inputs, assign outputs.
@@ -50,6 +53,7 @@ extension Node {
     public func validate() throws {}
     public func preflight() throws {}
     public var isLive: Bool { false }
+    public static var priority: NodePriority? { nil }
     public mutating func start(_ ctx: inout NodeContext) throws {}
     public mutating func finish(_ ctx: inout NodeContext) throws {}
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {

@@ -33,6 +33,8 @@ public struct NodeDescription: Sendable {
     public var outputs: [PortDescription]
     public var parameters: [ParameterDescription]
     public var commands: [CommandDescription]
+    /// The kind's declared priority (`nil`: inherited from its consumers).
+    public var priority: NodePriority?
     let make: @Sendable () -> any Node
 
     /// Reads the declaration of `type` from a default instance.
@@ -42,6 +44,7 @@ public struct NodeDescription: Sendable {
         summary = N.summary
         details = N.details
         commands = N.commands
+        priority = N.priority
         inputs = slots.inputs.map {
             PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
                             doc: $0.doc, isOptional: $0.optional)

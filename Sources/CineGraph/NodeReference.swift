@@ -11,7 +11,8 @@ public enum NodeReference {
             Generated from the node declarations by `cinegraph nodes --markdown`; do not edit by hand
             (a test fails when this file is stale). Parameters are written `key: value` in a node's
             entry; inputs are connected with `input: node.output` (or just `node` when it has one output).
-            Units: durations as `0.5s`, `500ms`, `2min`; sizes as `1920x1080`.
+            Units: durations as `0.5s`, `500ms`, `2min`; sizes as `1920x1080`. Any node also takes
+            `priority: take|preview` (see [config.md](config.md#priorities)).
 
 
             """
@@ -19,6 +20,12 @@ public enum NodeReference {
         for d in registry.descriptions { s += "| [`\(d.kind)`](#\(d.kind)) | \(d.summary) |\n" }
         for d in registry.descriptions { s += "\n" + markdown(d) }
         return s
+    }
+
+    /// What a declared priority means, in a few words.
+    static func priorityNote(_ p: NodePriority) -> String {
+        p == .take ? "the recording: deep queues, never dropped while the machine keeps up"
+            : "gives way first under load: shallow queues, a lower thread priority"
     }
 
     /// One kind as Markdown.
@@ -47,6 +54,9 @@ public enum NodeReference {
             for c in d.commands { s += "| `\(c.name)` | \(c.arguments) | \(c.doc) |\n" }
             s += "\n"
         }
+        if let priority = d.priority {
+            s += "**Priority:** `\(priority)` (\(Self.priorityNote(priority))); `priority:` in a config overrides it.\n\n"
+        }
         return s
     }
 
@@ -74,6 +84,7 @@ public enum NodeReference {
             s += "\nCommands:\n"
             for c in d.commands { s += "  \(pad(c.name + " " + c.arguments, 18))\(c.doc)\n" }
         }
+        if let priority = d.priority { s += "\nPriority: \(priority) (\(Self.priorityNote(priority)))\n" }
         return s
     }
 }

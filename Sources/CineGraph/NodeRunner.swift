@@ -90,7 +90,18 @@ final class NodeRunner: @unchecked Sendable {
 
     func waitUntilDone() { done.wait() }
 
+    /// Lowers the calling thread's scheduling priority to `nice` (Linux threads have their own
+    /// niceness; raising it back needs privileges, lowering never does). Nothing elsewhere.
+    static func setThreadNiceness(_ nice: Int32) {
+        guard nice != 0 else { return }
+        #if os(Linux)
+        guard let tid = NodePriority.currentThreadID() else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid), nice)
+        #endif
+    }
+
     private func main() {
+        Self.setThreadNiceness(graphNode.priority.threadNiceness)
         let (instance, slots) = graphNode.instantiate()
         var node = instance
         var ctx = NodeContext(nodeName: graphNode.name, logger: logger, pool: ImagePool(),

@@ -8,6 +8,8 @@ import Foundation
 /// Kind `preview`: shows frames in a window.
 public struct PreviewSinkNode: Node {
     public static let kind = "preview"
+    /// Viewers give way first: the take keeps the CPU when the machine is short.
+    public static var priority: NodePriority? { .preview }
     public static let summary = "A local preview window with detection rectangles; harmless without a display."
     public static let details = """
         Frames go to `sink` (GStreamer's autovideosink by default: a window on X11 or Wayland). \

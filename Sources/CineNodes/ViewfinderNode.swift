@@ -7,6 +7,8 @@ import CineMedia
 /// Kind `viewfinder`: serves the live preview, the gestures and the control API over HTTP.
 public struct ViewfinderNode: Node {
     public static let kind = "viewfinder"
+    /// Viewers give way first: the take keeps the CPU when the machine is short.
+    public static var priority: NodePriority? { .preview }
     public static let summary =
         "A web viewfinder and the JSON control API: live preview, tap to focus, aperture, stills."
     public static let details = """

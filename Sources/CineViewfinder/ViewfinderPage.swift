@@ -209,7 +209,10 @@ enum ViewfinderPage {
           cg.stats = s;
           const parts = [];
           if (s.fps !== undefined) parts.push(s.fps.toFixed(1) + " fps");
-          if (s.drops !== undefined) parts.push(s.drops + " dropped");
+          if (s.takeDrops !== undefined) {
+            if (s.takeDrops > 0) parts.push(s.takeDrops + " lost from the take");
+            if (s.previewDrops > 0) parts.push(s.previewDrops + " shed by the preview");
+          } else if (s.drops !== undefined) parts.push(s.drops + " dropped");
           if (s.latencyMs !== undefined) parts.push("latency " + Math.round(s.latencyMs) + " ms");
           parts.push(s.viewers + (s.viewers === 1 ? " viewer" : " viewers"));
           $("stats").textContent = parts.join(" · ");

@@ -226,6 +226,8 @@ public final class ViewfinderServer: ViewfinderService {
             out["fps"] = fps.viewfinder
             out["sourceFps"] = fps.source
             out["drops"] = summary.totalDrops
+            out["takeDrops"] = summary.takeDrops
+            out["previewDrops"] = summary.previewDrops
             out["wallSeconds"] = summary.wallSeconds
             // Capture to send: how far the viewfinder's newest instant trails the sources'
             // newest one, plus the node-to-socket delay of the last frame sent.

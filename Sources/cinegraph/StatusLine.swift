@@ -52,7 +52,7 @@ final class StatusLine {
             let depth = s.edges.filter { $0.consumer.node == n.name }.map(\.depth).max()
             parts.append("\(n.name) \(String(format: "%.1f", fps[n.name] ?? 0))fps" + (depth.map { $0 > 0 ? " q\($0)" : "" } ?? ""))
         }
-        parts.append("drops \(s.totalDrops)")
+        parts.append("lost from take \(s.takeDrops) | shed by previews \(s.previewDrops)")
         let line = parts.joined(separator: " | ")
         if interactive { printError("\r\u{1B}[K" + line, terminator: "") } else { printError(line) }
     }
@@ -62,21 +62,23 @@ final class StatusLine {
 
 enum SummaryTable {
     static func render(_ s: RunSummary, graph: Graph) -> String {
-        var rows = [["node", "kind", "frames", "fps", "ms/frame", "max ms", "skipped", "dropped in"]]
+        var rows = [["node", "kind", "priority", "frames", "fps", "ms/frame", "max ms", "skipped", "dropped in"]]
         for n in s.nodes {
             let span = (n.lastTimestamp?.seconds ?? 0) - (n.firstTimestamp?.seconds ?? 0)
             let rate = n.processed > 1 && span > 0 ? Double(n.processed - 1) / span : 0
             let drops = s.edges.filter { $0.consumer.node == n.name }.reduce(0) { $0 + $1.dropped }
-            rows.append([n.name, n.kind, String(n.processed), String(format: "%.1f", rate),
+            let priority = graph.node(named: n.name)?.priority.rawValue ?? ""
+            rows.append([n.name, n.kind, priority, String(n.processed), String(format: "%.1f", rate),
                          String(format: "%.2f", n.meanMilliseconds), String(format: "%.1f", Double(n.maxNanoseconds) / 1e6),
                          String(n.skipped), String(drops)])
         }
         let widths = rows[0].indices.map { i in rows.map { $0[i].count }.max()! }
         var out = "\nSummary of '\(graph.name)': \(String(format: "%.1f", s.wallSeconds)) s wall time, "
-            + "\(s.totalDrops) packets dropped on live edges" + (s.wasStopped ? " (stopped)" : "") + "\n"
+            + "\(s.totalDrops) packets dropped on live edges (lost from the take \(s.takeDrops); shed by previews \(s.previewDrops))"
+            + (s.wasStopped ? " (stopped)" : "") + "\n"
         for r in rows {
             out += "  " + r.enumerated().map { i, c in
-                i < 2 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                i < 3 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[i] - c.count) + c
             }.joined(separator: "  ") + "\n"
         }

@@ -58,6 +58,29 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(edge.maxDepth <= edge.capacity)
     }
 
+    @Test func theTakeRidesOutAnEncoderStartAndASlowPreview() throws {
+        // 100 packets a second. The recording sink stalls 0.3 s on its first packet (an encoder
+        // starting: 30 packets arrive meanwhile); the preview branch takes 5 intervals a packet.
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 80, live: true, pace: 0.01 }
+              take: { kind: collect, input: src.value, first-delay: 0.3 }
+              slow: { kind: doubler, input: src.value, delay: 0.05 }
+              view: { kind: collect, input: slow, priority: preview }
+            """)
+        #expect(events.values(from: "take") == Array(0..<80), "take drops \(summary.takeDrops)")
+        #expect(summary.takeDrops == 0)
+        // The preview gave way: it kept the newest packets and says what it shed.
+        #expect(summary.previewDrops > 20)
+        let slowEdge = try #require(summary.edges.first { $0.consumer.node == "slow" })
+        #expect(slowEdge.priority == .preview && slowEdge.capacity == RunOptions().liveQueueCapacity)
+        let takeEdge = try #require(summary.edges.first { $0.consumer.node == "take" })
+        #expect(takeEdge.priority == .take && takeEdge.maxDepth > 20)
+        // Preview threads run niced; the take's do not.
+        #expect(events.all.first { $0.node == "view" && $0.name == "finished" }?.fields["nice"] == "10")
+        #expect(events.all.first { $0.node == "take" && $0.name == "finished" }?.fields["nice"] == "0")
+    }
+
     @Test func liveJoinWithASlowBranchStillJoins() throws {
         // The slow branch takes 3 packet intervals: the direct edge must hold packets long enough.
         let (summary, events) = try run("""

@@ -68,19 +68,24 @@ struct Adder: Node {
     mutating func process(_ ctx: inout NodeContext) throws { sum = a + b + (c ?? 0) }
 }
 
-/// Posts a `value` event per packet, a `finished` event with the count; sleeps `delay` per packet.
+/// Posts a `value` event per packet, a `finished` event with the count and its thread's
+/// niceness; sleeps `delay` per packet and `first-delay` on the first (an encoder starting).
 struct Collect: Node {
     static let kind = "collect"
     static let summary = "Collects."
     @Input("Values") var input: Int
     @Parameter(default: 0, range: 0...1, "Seconds to sleep per packet") var delay: Double
+    @Parameter(default: 0, range: 0...5, "Seconds to sleep on the first packet") var firstDelay: Double
     var received = 0
     mutating func process(_ ctx: inout NodeContext) throws {
+        if received == 0 && firstDelay > 0 { Thread.sleep(forTimeInterval: firstDelay) }
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         received += 1
         ctx.post("value", ["v": String(input), "t": String(ctx.timestamp.nanoseconds)])
     }
-    mutating func finish(_ ctx: inout NodeContext) throws { ctx.post("finished", ["count": String(received)]) }
+    mutating func finish(_ ctx: inout NodeContext) throws {
+        ctx.post("finished", ["count": String(received), "nice": String(NodePriority.currentThreadNiceness)])
+    }
 }
 
 /// Takes a string (for type mismatch tests).

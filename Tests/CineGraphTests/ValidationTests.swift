@@ -34,6 +34,33 @@ func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
         #expect(g.node(named: "src")?.parameterTexts["step-size"] == "1")
     }
 
+    @Test func prioritiesAreWrittenDeclaredOrInheritedFromConsumers() throws {
+        let g = try Graph.parse("""
+            nodes:
+              src: { kind: tick, count: 5 }
+              dbl: { kind: doubler, input: src.value }
+              show: { kind: collect, input: dbl, priority: preview }
+              rec: { kind: collect, input: src.value }
+              lonely: { kind: doubler, input: src.value }
+            """, registry: testRegistry())
+        // show is written preview; dbl feeds only it; src feeds the recording sink (a node
+        // nobody consumes is part of the take); lonely has no consumer.
+        #expect(g.node(named: "show")?.priority == .preview)
+        #expect(g.node(named: "dbl")?.priority == .preview)
+        #expect(g.node(named: "src")?.priority == .take)
+        #expect(g.node(named: "rec")?.priority == .take)
+        #expect(g.node(named: "lonely")?.priority == .take)
+        let text = """
+            nodes:
+              src: { kind: tick, priority: urgent }
+            """
+        let e = errors(text)
+        #expect(e.count == 1)
+        #expect(e.first?.key == "nodes.src.priority")
+        #expect(e.first?.location.line == 2 && e.first?.location.column == column(of: "urgent", line: 2, in: text))
+        #expect(e.first?.message.contains("take, preview") == true)
+    }
+
     @Test func unknownKindSuggestsTheClosest() {
         let text = """
             nodes:
