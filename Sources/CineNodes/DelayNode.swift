@@ -11,7 +11,8 @@ public struct DelayNode: Node {
         The `focus` node with `lookahead: L` emits, at instant T, the focus of the frame at T − L. \
         Put the frames it applies to through `delay` with `duration: L` and join both at the \
         `bokeh` node: at instant T it receives the frame of T − L and that frame's focus. Like the \
-        focus node, the first L seconds produce nothing and the last L seconds are not emitted. \
+        focus node, nothing leaves during the first L seconds; at the end of the stream both flush \
+        what they hold (each frame at its instant + L), so every frame of the take comes out. \
         Connect `video`, `disparity` or both; they are held and released together.
         """
 
@@ -39,5 +40,17 @@ public struct DelayNode: Node {
         held.removeFirst(last + 1)
         if let v = out.video { delayedVideo = v }
         if let d = out.disparity { delayedDisparity = d }
+    }
+
+    /// The end of the stream: every frame still held leaves at its own instant + `duration`
+    /// (where the focus node stamps the same frames' focus), so the take keeps its last seconds.
+    public mutating func finish(_ ctx: inout NodeContext) throws {
+        let shift = Timestamp(seconds: duration.seconds)
+        for h in held {
+            if let v = h.video { delayedVideo = v }
+            if let d = h.disparity { delayedDisparity = d }
+            ctx.emit(at: h.time + shift)
+        }
+        held.removeAll()
     }
 }

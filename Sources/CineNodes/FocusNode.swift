@@ -17,8 +17,9 @@ public struct FocusNode: Node {
         its subject leaves); racks focus on an S-curve lasting 0.4–0.8 s by disparity distance \
         (`rack-speed`). With `lookahead` > 0 the outputs are delayed by that much — the packet at \
         instant T describes the frame at T − lookahead, so delay the video by the same amount — and \
-        racks start early so focus lands at the decision time; frames still waiting at the end of \
-        the stream are not output. `detections` (output) are the frame's detections with \
+        racks start early so focus lands at the decision time; at the end of the stream the frames \
+        still waiting are flushed, each stamped `lookahead` after its frame (where `delay` releases \
+        that frame), so no frame is lost. `detections` (output) are the frame's detections with \
         focusMode weak (in focus, automatic or weak user) or strong, plus the salient object \
         being tracked at a point. Commands `tap` and `press` are the viewfinder's gestures \
         (tap a rectangle: weak, tap the weak one: strong, tap elsewhere: track the object there; \
@@ -120,6 +121,21 @@ public struct FocusNode: Node {
             state.sceneStatuses = sceneHistory.first?.statuses ?? []
             focus = state
             _Detections.wrappedValue = o.detections
+        }
+    }
+
+    /// The end of the stream: the frames still inside the lookahead get their focus too, each
+    /// stamped `lookahead` after its frame — the instant the `delay` node releases that frame —
+    /// so the last `lookahead` seconds of a take are not lost.
+    public mutating func finish(_ ctx: inout NodeContext) throws {
+        let shift = Timestamp(seconds: lookahead.seconds)
+        for o in engine.flush() {
+            var state = o.focus
+            while sceneHistory.count > 1 && sceneHistory[1].time <= o.time { sceneHistory.removeFirst() }
+            state.sceneStatuses = sceneHistory.first?.statuses ?? []
+            focus = state
+            _Detections.wrappedValue = o.detections
+            ctx.emit(at: o.time + shift)
         }
     }
 

@@ -30,8 +30,9 @@ import Testing
             """, registry: .standard())
         let summary = try GraphRunner(graph: graph).run()
         #expect(summary.failures.isEmpty)
-        // 30 frames in; the first 0.5 s is held back, so 25 are rendered, none dropped.
-        #expect(summary.nodes.first { $0.name == "bokeh" }?.processed == 25)
-        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 25)
+        // 30 frames in, 30 rendered: what is still held at the end (the last 0.5 s) is flushed
+        // by both nodes at the same instants, so the take keeps its last seconds.
+        #expect(summary.nodes.first { $0.name == "bokeh" }?.processed == 30)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 30)
     }
 }

@@ -174,7 +174,7 @@ func runFocusNode(
         struct Line: Decodable { var time: Int64; var detections: [Detection]; var focus: FocusState }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
             .map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
-        #expect(lines.count == 180 - 8)  // the frames of the last 0.5 s are still waiting at the end
+        #expect(lines.count == 180)  // the frames of the last 0.5 s are flushed at the end
         // Focus rests on the scene (the disparity at the centre) before anyone is there.
         #expect(lines[0].focus.targetDetectionID == nil && lines[0].focus.focusDisparity > 0)
         // The story of the targets: subject 0's face, the newcomer's face, back to subject 0 while
