@@ -14,6 +14,10 @@ public struct RunOptions: Sendable {
     /// at 30 fps, enough for an encoder's start (≈ 0.65 s for x264 at 1080p) or a burst of load.
     /// Costs memory only while a consumer is behind (a 1080p stereo frame is 6 MB).
     public var liveTakeQueueCapacity = 45
+    /// Whether a live graph's preview nodes are turned down under load (``LoadPolicy``).
+    public var adaptive = true
+    /// The load controller's tick, in seconds.
+    public var loadTick = 0.5
     /// Queue length of a live edge into a node with several inputs: it must hold packets while
     /// the slowest branch into the same node catches up (the join discards what cannot match).
     public var liveJoinQueueCapacity = 16
@@ -35,6 +39,10 @@ public struct RunSummary: Sendable {
     public var failures: [NodeFailure]
     /// Whether the run was stopped by ``GraphRunner/drain()`` or ``GraphRunner/abort()`` rather than ending on its own.
     public var wasStopped: Bool
+    /// The load controller's level now (0 = previews at full work; see ``LoadPolicy``).
+    public var loadLevel = 0
+    /// The highest level reached during the run.
+    public var peakLoadLevel = 0
     /// Packets dropped on live edges, in all.
     public var totalDrops: Int { edges.reduce(0) { $0 + $1.dropped } }
     /// Packets lost on live edges into nodes of the take (what the recording lost).
@@ -65,6 +73,8 @@ public final class GraphRunner: Sendable {
     private let failures = FailureList()
     private let startTime = Mutex<UInt64>(0)
     private let logger: Logger
+    private let load: LoadController?
+    private let loadTick: Double
     /// The control channel, also handed to every node as ``NodeContext/graph``.
     public let control: GraphControl
 
@@ -119,6 +129,8 @@ public final class GraphRunner: Sendable {
         self.runners = runners
         self.order = graph.nodes.map(\.name)
         self.control = control
+        self.load = options.adaptive ? LoadController(graph: graph) : nil
+        self.loadTick = options.loadTick
         control.connect(runners) { [weak self] in self?.summary() }
     }
 
@@ -126,6 +138,8 @@ public final class GraphRunner: Sendable {
     public func start() {
         startTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
         for name in order.reversed() { runners[name]!.start() }
+        load?.run(interval: loadTick, summary: { [unowned self] in self.summary() }, control: control, events: events,
+                  finished: { [unowned self] in self.isFinished || self.stopped.load(ordering: .acquiring) })
     }
 
     /// Blocks until every node has finished; returns the summary (failures included).
@@ -191,7 +205,8 @@ public final class GraphRunner: Sendable {
                           edges: order.flatMap { runners[$0]!.inbox.snapshot() },
                           wallSeconds: t0 == 0 ? 0 : Double(now - t0) / 1e9,
                           failures: failures.all,
-                          wasStopped: stopped.load(ordering: .acquiring))
+                          wasStopped: stopped.load(ordering: .acquiring),
+                          loadLevel: load?.currentLevel ?? 0, peakLoadLevel: load?.peakLevel ?? 0)
     }
 }
 

@@ -37,6 +37,10 @@ public protocol Node: SendableMetatype {
     /// What the kind's work serves (``NodePriority``): recording sinks say `.take`, previews and
     /// viewers `.preview`; `nil` (the default) inherits from the node's consumers.
     static var priority: NodePriority? { get }
+    /// Parameters the load controller may turn down when the node is a preview and the machine
+    /// is short (``NodeAdaptation``: the lighter values, from level 1 on; level 0 is the
+    /// configured value). Empty by default.
+    static var adaptations: [NodeAdaptation] { get }
     /// Opens resources (pipelines, files) before the first packet.
     mutating func start(_ ctx: inout NodeContext) throws
     /// Processes one instant: read inputs, assign outputs.
@@ -54,6 +58,7 @@ extension Node {
     public func preflight() throws {}
     public var isLive: Bool { false }
     public static var priority: NodePriority? { nil }
+    public static var adaptations: [NodeAdaptation] { [] }
     public mutating func start(_ ctx: inout NodeContext) throws {}
     public mutating func finish(_ ctx: inout NodeContext) throws {}
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {

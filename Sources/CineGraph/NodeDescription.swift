@@ -35,6 +35,8 @@ public struct NodeDescription: Sendable {
     public var commands: [CommandDescription]
     /// The kind's declared priority (`nil`: inherited from its consumers).
     public var priority: NodePriority?
+    /// The knobs the load controller may turn down (``Node/adaptations``).
+    public var adaptations: [NodeAdaptation]
     let make: @Sendable () -> any Node
 
     /// Reads the declaration of `type` from a default instance.
@@ -45,6 +47,7 @@ public struct NodeDescription: Sendable {
         details = N.details
         commands = N.commands
         priority = N.priority
+        adaptations = N.adaptations
         inputs = slots.inputs.map {
             PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
                             doc: $0.doc, isOptional: $0.optional)

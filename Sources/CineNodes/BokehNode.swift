@@ -7,6 +7,8 @@ import CineVision
 /// Kind `bokeh`: renders cinematic depth of field into I420 frames.
 public struct BokehNode: Node {
     public static let kind = "bokeh"
+    /// Turned down by the load controller when it feeds only previews (docs/config.md#priorities).
+    public static var adaptations: [NodeAdaptation] { [NodeAdaptation("quality", steps: ["standard", "draft"]), NodeAdaptation("threads", steps: ["2", "1"])] }
     public static let summary = "Synthetic shallow depth of field: blurs each frame by its disparity, occlusion-aware, in linear light."
     public static let details = """
         Each pixel's circle of confusion is `c = K · (d − d_f) / N` pixels: linear in the \

@@ -3,6 +3,7 @@
 import CineGraph
 import CineMedia
 import Foundation
+import Synchronization
 
 /// Kind `metadata`: one JSON object per frame.
 public struct MetadataSinkNode: Node {
@@ -26,6 +27,7 @@ public struct MetadataSinkNode: Node {
     private var file: FileHandle?
     private var server: UnixSocketBroadcaster?
     private var lines = 0
+    private let loadLevel = LoadLevelBox()
     private let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -41,6 +43,12 @@ public struct MetadataSinkNode: Node {
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
+        let level = loadLevel
+        ctx.graph.subscribe { event in
+            if event.node == "graph" && event.name == "load", let l = event.fields["level"].flatMap({ Int($0) }) {
+                level.value.store(l, ordering: .relaxed)
+            }
+        }
         if !socket.isEmpty {
             do { server = try UnixSocketBroadcaster(path: socket) } catch {
                 throw ParameterError("socket", "\(error)")
@@ -60,7 +68,8 @@ public struct MetadataSinkNode: Node {
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         let record = MetadataLine(time: ctx.timestamp.nanoseconds, frame: ctx.frameIndex, detections: detections ?? [],
-                                  focus: focus, sceneStatus: (scene ?? focus?.sceneStatuses)?.names ?? [])
+                                  focus: focus, sceneStatus: (scene ?? focus?.sceneStatuses)?.names ?? [],
+                                  loadLevel: loadLevel.value.load(ordering: .relaxed).nonZero)
         let line = String(decoding: try encoder.encode(record), as: UTF8.self)
         if let server { server.broadcast(line) }
         if let file { try file.write(contentsOf: Data((line + "\n").utf8)) }
@@ -82,4 +91,16 @@ struct MetadataLine: Encodable {
     var detections: [Detection]
     var focus: FocusState?
     var sceneStatus: [String]
+    /// The load controller's level when the line was written (absent at 0: previews at full work).
+    var loadLevel: Int?
+}
+
+/// The load level, set from the event subscriber and read by the node's thread.
+final class LoadLevelBox: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+extension Int {
+    /// `nil` for 0.
+    var nonZero: Int? { self == 0 ? nil : self }
 }

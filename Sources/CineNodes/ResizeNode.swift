@@ -7,6 +7,8 @@ import CineVision
 /// Kind `resize`: scales I420 or gray8 frames to `width` (height keeps the aspect) or to `size`.
 public struct ResizeNode: Node {
     public static let kind = "resize"
+    /// Turned down by the load controller when it feeds only previews (docs/config.md#priorities).
+    public static var adaptations: [NodeAdaptation] { [NodeAdaptation("width", steps: ["960", "640", "480"])] }
     public static let summary = "Scales frames (area averaging), e.g. to a preview resolution."
     public static let details = """
         Each output pixel is the mean of the source pixels it covers, so fine texture does not \

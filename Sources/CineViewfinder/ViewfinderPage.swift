@@ -212,6 +212,7 @@ enum ViewfinderPage {
           if (s.takeDrops !== undefined) {
             if (s.takeDrops > 0) parts.push(s.takeDrops + " lost from the take");
             if (s.previewDrops > 0) parts.push(s.previewDrops + " shed by the preview");
+            if (s.loadLevel > 0) parts.push("preview lightened (load " + s.loadLevel + ")");
           } else if (s.drops !== undefined) parts.push(s.drops + " dropped");
           if (s.latencyMs !== undefined) parts.push("latency " + Math.round(s.latencyMs) + " ms");
           parts.push(s.viewers + (s.viewers === 1 ? " viewer" : " viewers"));

@@ -228,6 +228,7 @@ public final class ViewfinderServer: ViewfinderService {
             out["drops"] = summary.totalDrops
             out["takeDrops"] = summary.takeDrops
             out["previewDrops"] = summary.previewDrops
+            out["loadLevel"] = summary.loadLevel
             out["wallSeconds"] = summary.wallSeconds
             // Capture to send: how far the viewfinder's newest instant trails the sources'
             // newest one, plus the node-to-socket delay of the last frame sent.

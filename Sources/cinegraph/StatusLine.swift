@@ -52,7 +52,8 @@ final class StatusLine {
             let depth = s.edges.filter { $0.consumer.node == n.name }.map(\.depth).max()
             parts.append("\(n.name) \(String(format: "%.1f", fps[n.name] ?? 0))fps" + (depth.map { $0 > 0 ? " q\($0)" : "" } ?? ""))
         }
-        parts.append("lost from take \(s.takeDrops) | shed by previews \(s.previewDrops)")
+        parts.append("lost from take \(s.takeDrops) | shed by previews \(s.previewDrops)"
+            + (s.loadLevel > 0 ? " | previews turned down (load level \(s.loadLevel))" : ""))
         let line = parts.joined(separator: " | ")
         if interactive { printError("\r\u{1B}[K" + line, terminator: "") } else { printError(line) }
     }
@@ -75,7 +76,8 @@ enum SummaryTable {
         let widths = rows[0].indices.map { i in rows.map { $0[i].count }.max()! }
         var out = "\nSummary of '\(graph.name)': \(String(format: "%.1f", s.wallSeconds)) s wall time, "
             + "\(s.totalDrops) packets dropped on live edges (lost from the take \(s.takeDrops); shed by previews \(s.previewDrops))"
-            + (s.wasStopped ? " (stopped)" : "") + "\n"
+            + (s.wasStopped ? " (stopped)" : "")
+            + (s.peakLoadLevel > 0 ? "; previews turned down under load, up to level \(s.peakLoadLevel)" : "") + "\n"
         for r in rows {
             out += "  " + r.enumerated().map { i, c in
                 i < 3 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)

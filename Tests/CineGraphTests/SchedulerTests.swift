@@ -81,6 +81,40 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(events.all.first { $0.node == "take" && $0.name == "finished" }?.fields["nice"] == "0")
     }
 
+    @Test func theLoadControllerTurnsAPreviewDownAndTheTakeKeepsEverything() throws {
+        // A preview that cannot keep up (50 ms a packet at 100 packets a second) sheds most of
+        // its packets: the controller lightens it (cost 0.002) and says so; the take is whole.
+        var options = RunOptions()
+        options.loadTick = 0.1
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 200, live: true, pace: 0.01 }
+              take: { kind: collect, input: src.value }
+              heavy: { kind: heavy, input: src.value }
+              view: { kind: collect, input: heavy, priority: preview }
+            """, options: options)
+        #expect(events.values(from: "take") == Array(0..<200))
+        #expect(summary.peakLoadLevel == 1)
+        let load = try #require(events.all.first { $0.node == "graph" && $0.name == "load" })
+        #expect(load.fields["level"] == "1" && load.fields["changes"] == "heavy.cost=0.002", "\(load)")
+        // After the change the preview keeps up: its later packets are nearly all shown.
+        let costs = events.all.filter { $0.node == "heavy" && $0.name == "cost" }.compactMap { $0.fields["v"] }
+        #expect(costs.first == "0.05" && costs.last == "0.002")
+        #expect(events.values(from: "view").count > 100, "shown \(events.values(from: "view").count)")
+    }
+
+    @Test func aGraphWithoutPreviewKnobsHasNoController() throws {
+        var options = RunOptions()
+        options.loadTick = 0.05
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 50, live: true, pace: 0.002 }
+              out: { kind: collect, input: src.value, delay: 0.01 }
+            """, options: options)
+        #expect(summary.peakLoadLevel == 0)
+        #expect(!events.all.contains { $0.name == "load" })
+    }
+
     @Test func liveJoinWithASlowBranchStillJoins() throws {
         // The slow branch takes 3 packet intervals: the direct edge must hold packets long enough.
         let (summary, events) = try run("""

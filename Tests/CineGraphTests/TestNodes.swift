@@ -162,7 +162,23 @@ func testRegistry() -> NodeRegistry {
     r.register(OptionalSink.self)
     r.register(Hold.self)
     r.register(Relay.self)
+    r.register(Heavy.self)
     return r
+}
+
+/// Passes numbers on after `cost` seconds of work; the load controller may turn `cost` down.
+struct Heavy: Node {
+    static let kind = "heavy"
+    static let summary = "Works hard."
+    static var adaptations: [NodeAdaptation] { [NodeAdaptation("cost", steps: ["0.05", "0.002"])] }
+    @Input("A number") var input: Int
+    @Output("The number") var output: Int
+    @Parameter(default: 0.05, range: 0...1, "Seconds of work per packet") var cost: Double
+    mutating func process(_ ctx: inout NodeContext) throws {
+        Thread.sleep(forTimeInterval: cost)
+        output = input
+        ctx.post("cost", ["v": String(cost)])
+    }
 }
 
 /// Collects events from a runner, thread-safely.
