@@ -138,8 +138,9 @@ public final class GraphRunner: Sendable {
     public func start() {
         startTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
         for name in order.reversed() { runners[name]!.start() }
-        load?.run(interval: loadTick, summary: { [unowned self] in self.summary() }, control: control, events: events,
-                  finished: { [unowned self] in self.isFinished || self.stopped.load(ordering: .acquiring) })
+        // Weak: the controller's thread may wake once more after the runner is gone.
+        load?.run(interval: loadTick, summary: { [weak self] in self?.summary() }, control: control, events: events,
+                  finished: { [weak self] in self.map { $0.isFinished || $0.stopped.load(ordering: .acquiring) } ?? true })
     }
 
     /// Blocks until every node has finished; returns the summary (failures included).

@@ -104,15 +104,15 @@ final class LoadController: Sendable {
     /// The highest level reached.
     var peakLevel: Int { peak.load(ordering: .relaxed) }
 
-    /// Ticks every `interval` seconds until `finished()` says so.
-    func run(interval: Double = 0.5, summary: @escaping @Sendable () -> RunSummary, control: GraphControl,
+    /// Ticks every `interval` seconds until `finished()` says so (or `summary()` has no runner).
+    func run(interval: Double = 0.5, summary: @escaping @Sendable () -> RunSummary?, control: GraphControl,
              events: EventHub, finished: @escaping @Sendable () -> Bool) {
         let thread = Thread { [self] in
             var state = LoadPolicy.State()
-            var last = summary()
+            guard var last = summary() else { return }
             while !finished() {
                 Thread.sleep(forTimeInterval: interval)
-                let now = summary()
+                guard !finished(), let now = summary() else { return }
                 let preview = { (s: RunSummary) in s.edges.filter { $0.priority == .preview && $0.policy == .dropOldest } }
                 let pushed = preview(now).reduce(0) { $0 + $1.pushed + $1.dropped } - preview(last).reduce(0) { $0 + $1.pushed + $1.dropped }
                 let shed = Double(now.previewDrops - last.previewDrops) / Double(max(1, pushed))
