@@ -107,14 +107,8 @@ import Testing
 
     @Test func recordStopsAndStartsTheMovie() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cg-vf-rec-\(UUID().uuidString)")
-        let yaml = RunningGraph.standardYAML(
-            stillFolder: folder.path,
-            extra: """
-                  movie:
-                    kind: movie
-                    video: camera.left
-                    path: "\(folder.path)/take-{time}.mkv"
-                """)
+        let yaml = RunningGraph.standardYAML(stillFolder: folder.path,
+                                             extra: RunningGraph.movieYAML(path: folder.path + "/take-{time}.mkv"))
         defer { try? FileManager.default.removeItem(at: folder) }
         try await RunningGraph.with(yaml: yaml) { graph in
             let http = HTTP(base: graph.url)

@@ -35,14 +35,7 @@ import FoundationNetworking
     @Test func theTakeKeepsEveryFrameWhateverTheViewersDo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cg-vf-faults-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let yaml = RunningGraph.standardYAML(
-            stillFolder: folder.path,
-            extra: """
-                  movie:
-                    kind: movie
-                    video: camera.left
-                    path: "\(folder.path)/take.mkv"
-                """)
+        let yaml = RunningGraph.standardYAML(stillFolder: folder.path, extra: RunningGraph.movieYAML(path: folder.path + "/take.mkv"))
         let graph = try await RunningGraph.start(yaml: yaml)
         let http = HTTP(base: graph.url)
         try await eventually(15, "the recording to start") { graph.events.all.contains { $0.name == "recording-started" } }

@@ -81,6 +81,16 @@ final class RunningGraph: Sendable {
         """
     }
 
+    /// A `movie` node recording the camera to `path`, as `extra` lines for ``standardYAML(stillFolder:viewfinder:extra:)``.
+    static func movieYAML(path: String) -> String {
+        """
+              movie:
+                kind: movie
+                video: camera.left
+                path: "\(path)"
+            """
+    }
+
     private init(runner: GraphRunner, url: URL, events: EventLog) {
         self.runner = runner
         self.url = url
