@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CineViewfinderTests",
-            dependencies: ["CineViewfinder", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer"],
+            dependencies: ["CineViewfinder", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer", "CineVision"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

@@ -100,7 +100,7 @@ public final class GraphRunner: Sendable {
                                        capacity: live ? liveCapacity : options.offlineQueueCapacity,
                                        priority: n.priority))
             }
-            inboxes[n.name] = Inbox(edges: edges)
+            inboxes[n.name] = Inbox(edges: edges, newestWins: n.priority == .preview && edges.contains { $0.policy == .dropOldest })
         }
         var runners: [String: NodeRunner] = [:]
         let control = GraphControl(nodes: graph.nodes, events: events)

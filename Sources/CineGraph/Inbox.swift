@@ -66,7 +66,12 @@ final class Inbox: @unchecked Sendable {
     private var waitingConsumer = false
     private var waitingProducers = 0
 
-    init(edges: [EdgeStats]) {
+    /// Previews: a join takes the newest instant every port holds and sheds the older ones, so a
+    /// node behind its inputs catches up at once instead of working through stale frames.
+    private let newestWins: Bool
+
+    init(edges: [EdgeStats], newestWins: Bool = false) {
+        self.newestWins = newestWins
         stats = edges
         queues = edges.map { e in
             var q: [Packet] = []
@@ -147,6 +152,7 @@ final class Inbox: @unchecked Sendable {
                 if queues.contains(where: { if case .end = $0[0].body { return true } else { return false } }) {
                     return .end
                 }
+                if newestWins, queues.count > 1, shedToNewestCommonInstant() { continue }
                 let newest = queues.map { $0[0].timestamp }.max()!
                 var discarded = false
                 for p in queues.indices where queues[p][0].timestamp < newest {
@@ -173,6 +179,33 @@ final class Inbox: @unchecked Sendable {
             condition.wait()
             waitingConsumer = false
         }
+    }
+
+    /// Drops, on every port, the packets older than the newest instant all ports hold (counted
+    /// as dropped); returns whether it dropped any. Cost: O(ports × depth), depth ≤ the capacity.
+    /// Caller holds the lock; every queue is non-empty and no head is an end.
+    private func shedToNewestCommonInstant() -> Bool {
+        var common: Timestamp?
+        for packet in queues[0].reversed() {
+            if case .end = packet.body { continue }
+            let t = packet.timestamp
+            if queues.dropFirst().allSatisfy({ q in q.contains { $0.timestamp == t } }) {
+                common = t
+                break
+            }
+        }
+        guard let common else { return false }
+        var dropped = false
+        for p in queues.indices {
+            let older = queues[p].prefix { $0.timestamp < common }.count
+            guard older > 0 else { continue }
+            queues[p].removeFirst(older)
+            stats[p].dropped += older
+            stats[p].depth = queues[p].count
+            dropped = true
+        }
+        if dropped && waitingProducers > 0 { condition.broadcast() }
+        return dropped
     }
 
     /// From now on pushes are dropped (the node has finished or failed) and waiting producers are released.

@@ -64,10 +64,11 @@ final class LiveState: Sendable {
     /// call (at least half a second apart), and how far the viewfinder trails the source.
     func fps(summary: RunSummary, node: String) -> (viewfinder: Double, source: Double, lagSeconds: Double) {
         let mine = summary.nodes.first { $0.name == node }
-        let source = summary.nodes.first { s in summary.edges.allSatisfy { $0.consumer.node != s.name } }
-        let lag = max(0, (source?.lastTimestamp?.seconds ?? 0) - (mine?.lastTimestamp?.seconds ?? 0))
+        let source = Self.sourceInstant(of: summary)
+        let lag = max(0, (source?.seconds ?? 0) - (mine?.lastTimestamp?.seconds ?? 0))
         return state.withLock { s in
-            let now = (wall: summary.wallSeconds, viewfinder: mine?.processed ?? 0, source: source?.processed ?? 0)
+            let first = summary.nodes.first { s in summary.edges.allSatisfy { $0.consumer.node != s.name } }
+            let now = (wall: summary.wallSeconds, viewfinder: mine?.processed ?? 0, source: first?.processed ?? 0)
             if let last = s.lastRates {
                 let dt = now.wall - last.wall
                 guard dt >= 0.5 else { return (s.rates.viewfinder, s.rates.source, lag) }
@@ -78,5 +79,10 @@ final class LiveState: Sendable {
             s.lastRates = now
             return (s.rates.viewfinder, s.rates.source, lag)
         }
+    }
+
+    /// The newest instant of the graph's first source (a node nothing feeds).
+    static func sourceInstant(of summary: RunSummary) -> Timestamp? {
+        summary.nodes.first { s in summary.edges.allSatisfy { $0.consumer.node != s.name } }?.lastTimestamp
     }
 }

@@ -106,10 +106,12 @@ enum ViewfinderPage {
         function connectVideo() {
           const ws = new WebSocket(wsBase + "/ws/video" + query);
           ws.binaryType = "blob";
-          let header = null, shown = null;
+          let header = null, shown = null, arrived = 0;
           ws.onopen = () => ws.send("next");
           ws.onmessage = (m) => {
-            if (typeof m.data === "string") { header = JSON.parse(m.data); return; }
+            // "next MS": ready for a frame, the last one painted MS after its header arrived
+            // (the server adds how old the frame was when sent: camera-to-screen latency).
+            if (typeof m.data === "string") { header = JSON.parse(m.data); arrived = performance.now(); return; }
             const url = URL.createObjectURL(m.data), h = header;
             img.onload = () => {
               if (shown) URL.revokeObjectURL(shown);
@@ -120,7 +122,8 @@ enum ViewfinderPage {
               draw(h);
               if (h && h.scene) { frameScene = h.scene; showScene(); }
               if (h && h.focus && h.focus.fNumber && !dragging) showFNumber(h.focus.fNumber);
-              requestAnimationFrame(() => { if (ws.readyState === 1) ws.send("next"); });
+              const t = arrived;
+              requestAnimationFrame(() => { if (ws.readyState === 1) ws.send("next " + (performance.now() - t).toFixed(1)); });
             };
             img.onerror = () => { if (ws.readyState === 1) ws.send("next"); };
             img.src = url;
@@ -214,7 +217,9 @@ enum ViewfinderPage {
             if (s.previewDrops > 0) parts.push(s.previewDrops + " shed by the preview");
             if (s.loadLevel > 0) parts.push("preview lightened (load " + s.loadLevel + ")");
           } else if (s.drops !== undefined) parts.push(s.drops + " dropped");
-          if (s.latencyMs !== undefined) parts.push("latency " + Math.round(s.latencyMs) + " ms");
+          if (s.screenLatencyP50Ms !== undefined) parts.push("latency " + Math.round(s.screenLatencyP50Ms) + " ms");
+          else if (s.latencyMs !== undefined) parts.push("latency " + Math.round(s.latencyMs) + " ms");
+          if (s.viewerFpsCap !== undefined && s.loadLevel > 0) parts.push("viewer ≤ " + s.viewerFpsCap + " fps (machine busy)");
           parts.push(s.viewers + (s.viewers === 1 ? " viewer" : " viewers"));
           $("stats").textContent = parts.join(" · ");
         }

@@ -62,6 +62,10 @@ public final class ViewfinderServer: ViewfinderService {
     let stats = Mutex(Statistics())
     let events = EventFanout()
     let live = LiveState()
+    /// Capture-to-screen latencies reported by the pages.
+    let latency = ViewerLatency()
+    /// The pages' part alone: header received to frame painted.
+    let pageLatency = ViewerLatency()
     let control: ControlAPI
     private let observer: SendObserver?
     private let encodeQueue = DispatchQueue(label: "cinegraph.viewfinder.encode")
@@ -233,6 +237,14 @@ public final class ViewfinderServer: ViewfinderService {
             // Capture to send: how far the viewfinder's newest instant trails the sources'
             // newest one, plus the node-to-socket delay of the last frame sent.
             out["latencyMs"] = fps.lagSeconds * 1000 + Double(s.lastSendDelayNanoseconds) / 1e6
+            out["viewerFpsCap"] = ViewerLatency.viewerRate(maxFPS: settings.maxFPS, loadLevel: summary.loadLevel)
+        }
+        // Camera to screen, as the pages measure it (their paint time added to the frame's age).
+        if let p50 = latency.percentile(50), let p99 = latency.percentile(99) {
+            out["screenLatencyP50Ms"] = p50
+            out["screenLatencyP99Ms"] = p99
+            out["screenLatencySamples"] = latency.count
+            out["pageLatencyP50Ms"] = pageLatency.percentile(50) ?? 0
         }
         return out
     }
@@ -273,12 +285,21 @@ public final class ViewfinderServer: ViewfinderService {
     private func streamVideo(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
         var last = 0
         var lastSend: UInt64 = 0
-        let minimumInterval = UInt64(1e9 / settings.maxFPS)
+        /// The server's part of the last frame sent, completed by the page's part in its next `next`.
+        var pendingMilliseconds: Double?
         for try await message in inbound.messages(maxSize: Self.maxMessageSize) {
-            guard case .text(let text) = message, text == "next" else {
+            guard case .text(let text) = message, case let request = ViewerLatency.parseNext(text), request.isRequest else {
                 try await outbound.close(.unacceptableData, reason: "send the text 'next' when ready for a frame")
                 return
             }
+            if let server = pendingMilliseconds, let page = request.pageMilliseconds {
+                latency.add(server + page)
+                pageLatency.add(page)
+            }
+            pendingMilliseconds = nil
+            let summary = settings.graph.summary()
+            let rate = ViewerLatency.viewerRate(maxFPS: settings.maxFPS, loadLevel: summary?.loadLevel ?? 0)
+            let minimumInterval = UInt64(1e9 / rate)
             let now = DispatchTime.now().uptimeNanoseconds
             if lastSend > 0, now - lastSend < minimumInterval {
                 try? await Task.sleep(for: .nanoseconds(Int(minimumInterval - (now - lastSend))))
@@ -291,6 +312,10 @@ public final class ViewfinderServer: ViewfinderService {
             lastSend = sent
             last = sequence
             let delay = sent &- frame.receivedUptimeNanoseconds
+            // How far this frame trails the camera's newest one when it leaves, or (no graph
+            // summary) the node-to-socket delay alone.
+            let newest = settings.graph.summary().flatMap { LiveState.sourceInstant(of: $0) }
+            pendingMilliseconds = newest.map { max(0, ($0 - frame.timestamp).seconds) * 1000 } ?? Double(delay) / 1e6
             stats.withLock {
                 $0.framesSent += 1
                 $0.lastSendDelayNanoseconds = delay

@@ -77,7 +77,7 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         let takeEdge = try #require(summary.edges.first { $0.consumer.node == "take" })
         #expect(takeEdge.priority == .take && takeEdge.maxDepth > 20)
         // Preview threads run niced; the take's do not.
-        #expect(events.all.first { $0.node == "view" && $0.name == "finished" }?.fields["nice"] == "10")
+        #expect(events.all.first { $0.node == "view" && $0.name == "finished" }?.fields["nice"] == String(NodePriority.preview.threadNiceness))
         #expect(events.all.first { $0.node == "take" && $0.name == "finished" }?.fields["nice"] == "0")
     }
 

@@ -8,6 +8,7 @@ import CineMedia
 import CineNodes
 import Foundation
 import Testing
+import CineVision
 @testable import CineViewfinder
 
 /// A test node that posts `scene` events on command (`dark value=on|off`), as the focus node's
@@ -138,6 +139,28 @@ struct SceneSwitchNode: Node {
                 target = candidate
                 return true
             }
+            // The rectangles drawn with a frame are that frame's: each shown header's bodies are
+            // the synthetic camera's truth at the header's instant, and not at 0.2 s either side.
+            let scene = SyntheticScene(SyntheticScene.Configuration(width: 320, height: 180, fps: 15, seed: 1))
+            for _ in 0..<3 {
+                try await eventually(10, "a frame with bodies") {
+                    s = try await Self.state(browser)
+                    return s.headerDetections.contains { $0["type"] as? String == "humanBody" }
+                }
+                let t = try #require(s.header?["timestamp"] as? Double)
+                func error(at seconds: Double) -> Double {
+                    let truth = scene.subjects(at: seconds)
+                    return s.headerDetections.filter { $0["type"] as? String == "humanBody" }.map { d in
+                        let b = Self.bounds(d)
+                        guard let k = truth.first(where: { 2 * $0.id + 2 == d["id"] as? Int }) else { return 1.0 }
+                        return abs(k.body.x - b.x) + abs(k.body.y - b.y) + abs(k.body.width - b.w)
+                    }.max() ?? 1
+                }
+                #expect(error(at: t) < 0.002, "rectangles at \(t) s are off their frame's truth by \(error(at: t))")
+                #expect(error(at: t - 0.2) > error(at: t) && error(at: t + 0.2) > error(at: t))
+                try await Task.sleep(for: .milliseconds(300))
+            }
+
             let id = target["id"] as! Int
             let white = try await Self.edgeColour(browser, id: id)
             #expect(
@@ -238,6 +261,12 @@ struct SceneSwitchNode: Node {
             try await eventually(5, "statistics") {
                 (try await Self.state(browser).raw["stats"] as? String ?? "").contains("fps")
             }
+            // The page reports how long each frame took to paint: camera-to-screen percentiles.
+            let stats = try #require(try await HTTP(base: graph.url).get("/api/state").json["stats"] as? [String: Any])
+            let p50 = try #require(stats["screenLatencyP50Ms"] as? Double, "\(stats)")
+            let p99 = try #require(stats["screenLatencyP99Ms"] as? Double)
+            #expect(p50 > 0 && p50 <= p99 && p99 < 5000, "p50 \(p50) p99 \(p99)")
+            #expect((stats["screenLatencySamples"] as? Int ?? 0) >= 5)
             s = try await Self.state(browser)
             #expect((s.raw["errors"] as? [Any])?.isEmpty ?? false, "the page saw API errors: \(s.raw["errors"] ?? "")")
             try await browser.screenshot("08-final")

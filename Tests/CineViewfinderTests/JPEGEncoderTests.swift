@@ -111,3 +111,32 @@ import Testing
         #expect(JPEGEncoder().encode(Image(width: 64, height: 64, format: .float32)) == nil)
     }
 }
+
+@Suite struct ViewerLatencyTests {
+    @Test func percentilesAreNearestRankOverTheKeptSamples() {
+        let l = ViewerLatency(capacity: 100)
+        #expect(l.percentile(50) == nil)
+        for ms in 1...100 { l.add(Double(ms)) }
+        #expect(l.percentile(50) == 50 && l.percentile(99) == 99 && l.percentile(100) == 100)
+        for _ in 0..<100 { l.add(7) }  // the ring lets the old samples go
+        #expect(l.percentile(99) == 7 && l.count == 200)
+        l.add(-1)
+        l.add(.nan)
+        #expect(l.count == 200)
+    }
+
+    @Test func viewersAreSentLessWhileTheMachineIsShort() {
+        #expect(ViewerLatency.viewerRate(maxFPS: 30, loadLevel: 0) == 30)
+        #expect(ViewerLatency.viewerRate(maxFPS: 30, loadLevel: 1) == 20)
+        #expect(ViewerLatency.viewerRate(maxFPS: 30, loadLevel: 3) == 15)
+        #expect(ViewerLatency.viewerRate(maxFPS: 5, loadLevel: 2) == 5)
+    }
+
+    @Test func nextMayCarryThePagesPaintTime() {
+        #expect(ViewerLatency.parseNext("next") == (true, nil))
+        #expect(ViewerLatency.parseNext("next 23.5") == (true, 23.5))
+        #expect(ViewerLatency.parseNext("next -3").isRequest == false)
+        #expect(ViewerLatency.parseNext("nextx").isRequest == false)
+        #expect(ViewerLatency.parseNext("give").isRequest == false)
+    }
+}

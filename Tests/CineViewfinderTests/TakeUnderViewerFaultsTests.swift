@@ -3,6 +3,7 @@
 import CineGraph
 import CineMedia
 import CineNodes
+import CineGStreamer
 import Foundation
 import Testing
 @testable import CineViewfinder
@@ -68,5 +69,50 @@ import FoundationNetworking
         // Every frame the camera made is in the take; the preview may have shed some.
         #expect(Int(saved.fields["frames"] ?? "") == camera, "movie \(saved.fields["frames"] ?? "?") of \(camera)")
         #expect(summary.takeDrops == 0)
+    }
+}
+
+@Suite(.serialized) struct RecordStartTests {
+    /// `record stop` then `record start` from the viewfinder's button, while the camera runs:
+    /// each file holds an unbroken run of camera frames (no frame lost while the encoder starts),
+    /// the first from the camera's first frame, the second up to its last; every camera frame is
+    /// in a file or was taken while paused.
+    @Test func everyRecordStartKeepsEveryFrameFromTheNextOne() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cg-record-start-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let yaml = RunningGraph.standardYAML(
+            stillFolder: folder.path, extra: RunningGraph.movieYAML(path: folder.path + "/take-{time}.mkv"))
+        let graph = try await RunningGraph.start(yaml: yaml)
+        let http = HTTP(base: graph.url)
+        try await eventually(15, "the recording to start") { graph.events.all.contains { $0.name == "recording-started" } }
+        try await Task.sleep(for: .milliseconds(700))
+        #expect(try await http.post("/api/record", "{\"action\": \"stop\"}").status == 200)
+        try await Task.sleep(for: .milliseconds(1100))  // a new second: a new {time} file name
+        #expect(try await http.post("/api/record", "{\"action\": \"start\"}").status == 200)
+        try await eventually(15, "the second recording") {
+            graph.events.all.filter { $0.name == "recording-started" }.count == 2
+        }
+        try await Task.sleep(for: .milliseconds(800))
+        let summary = await graph.stop()
+        #expect(summary.failures.isEmpty, "\(summary.failures)")
+        #expect(summary.takeDrops == 0)
+        let camera = try #require(summary.nodes.first { $0.name == "camera" })
+        let fps = 15.0
+        let started = graph.events.all.filter { $0.name == "recording-started" }
+        let saved = graph.events.all.filter { $0.name == "movie-saved" }
+        try #require(started.count == 2 && saved.count == 2, "\(graph.events.all)")
+        var inFiles = 0
+        for (take, save) in zip(started, saved) {
+            let info = try MediaProbe.inspect(path: try #require(save.fields["path"]))
+            let expected = Int(((save.timestamp - take.timestamp).seconds * fps).rounded()) + 1
+            #expect(info.frameCount == expected, "\(save.fields["path"] ?? ""): \(info.frameCount) frames for \(expected) instants")
+            #expect(Int(save.fields["frames"] ?? "") == info.frameCount)
+            inFiles += info.frameCount
+        }
+        #expect(started[0].timestamp.seconds == 0, "the first take starts at the camera's first frame")
+        #expect(saved[1].timestamp == camera.lastTimestamp, "the second take ends at the camera's last frame")
+        let paused = Int(((started[1].timestamp - saved[0].timestamp).seconds * fps).rounded()) - 1
+        #expect(paused > 0)
+        #expect(inFiles + paused == camera.processed, "\(inFiles) in files + \(paused) paused of \(camera.processed)")
     }
 }

@@ -1,0 +1,46 @@
+// The join in front of a node: exact instants, and for previews the newest instant every port
+// holds (a preview behind its inputs catches up at once instead of showing stale frames).
+import CineMedia
+import Testing
+@testable import CineGraph
+
+@Suite struct InboxTests {
+    func inbox(newestWins: Bool) -> Inbox {
+        let edge = { (port: String) in
+            EdgeStats(consumer: PortReference(node: "n", port: port), producer: PortReference(node: "p", port: port),
+                      policy: .dropOldest, capacity: 16, priority: newestWins ? .preview : .take)
+        }
+        return Inbox(edges: [edge("fast"), edge("slow")], newestWins: newestWins)
+    }
+
+    func joined(_ next: Inbox.Next) -> Timestamp? {
+        if case .instant(let t, _) = next { return t }
+        return nil
+    }
+
+    /// The fast port holds frames 0…9, the slow one 0…5: a take node works through 0, 1, …;
+    /// a preview jumps to 5, the newest both hold, and counts 5 + 5 shed.
+    @Test func aPreviewJoinsTheNewestInstantEveryPortHolds() {
+        for newestWins in [false, true] {
+            let box = inbox(newestWins: newestWins)
+            for i in 0..<10 { box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i)), port: 0) }
+            for i in 0..<6 { box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i)), port: 1) }
+            let first = joined(box.next())
+            #expect(first == Timestamp(frame: newestWins ? 5 : 0, fps: 30))
+            let shed = box.snapshot().map(\.dropped)
+            #expect(shed == (newestWins ? [5, 5] : [0, 0]))
+            // The fast port's newer frames stay for the slow port to catch up with.
+            box.push(Packet(timestamp: Timestamp(frame: 6, fps: 30), body: .value(6)), port: 1)
+            if newestWins { #expect(joined(box.next()) == Timestamp(frame: 6, fps: 30)) }
+        }
+    }
+
+    /// With no instant on every port yet, the preview waits like any join (nothing is shed).
+    @Test func aPreviewWithNoCommonInstantKeepsWaitingForIt() {
+        let box = inbox(newestWins: true)
+        box.push(Packet(timestamp: Timestamp(frame: 3, fps: 30), body: .value(3)), port: 0)
+        box.push(Packet(timestamp: Timestamp(frame: 1, fps: 30), body: .value(1)), port: 1)
+        box.push(Packet(timestamp: Timestamp(frame: 3, fps: 30), body: .end), port: 1)
+        #expect({ if case .end = box.next() { return true } else { return false } }())
+    }
+}
