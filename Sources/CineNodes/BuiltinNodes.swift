@@ -16,6 +16,7 @@ extension NodeRegistry {
         register(FileSourceNode.self)
         register(GstSourceNode.self)
         register(GstSinkNode.self)
+        register(VirtualCameraNode.self)
         register(MovieSinkNode.self)
         register(SideBySideNode.self)
         register(PreviewSinkNode.self)
