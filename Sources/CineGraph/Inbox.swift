@@ -181,20 +181,29 @@ final class Inbox: @unchecked Sendable {
         }
     }
 
-    /// Drops, on every port, the packets older than the newest instant all ports hold (counted
-    /// as dropped); returns whether it dropped any. Cost: O(ports × depth), depth ≤ the capacity.
+    /// Complete instants a preview join may have waiting before it sheds to the newest: a frame
+    /// or two of jitter costs at most 67 ms at 30 fps and loses nothing.
+    static let previewBacklog = 2
+
+    /// When more than ``previewBacklog`` instants wait complete, drops on every port the packets
+    /// older than the newest instant all ports hold (counted as dropped); returns whether it
+    /// dropped any. Cost: O(ports × depth), depth ≤ the capacity.
     /// Caller holds the lock; every queue is non-empty and no head is an end.
     private func shedToNewestCommonInstant() -> Bool {
         var common: Timestamp?
+        var complete = 0
         for packet in queues[0].reversed() {
             if case .end = packet.body { continue }
             let t = packet.timestamp
             if queues.dropFirst().allSatisfy({ q in q.contains { $0.timestamp == t } }) {
-                common = t
-                break
+                if common == nil { common = t }
+                complete += 1
+                if complete > Self.previewBacklog { break }
             }
         }
-        guard let common else { return false }
+        // A short backlog (one branch a frame or two late, a burst) is worked through: shed
+        // only when more instants wait complete than that.
+        guard let common, complete > Self.previewBacklog else { return false }
         var dropped = false
         for p in queues.indices {
             let older = queues[p].prefix { $0.timestamp < common }.count

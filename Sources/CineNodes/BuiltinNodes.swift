@@ -17,6 +17,8 @@ extension NodeRegistry {
         register(GstSourceNode.self)
         register(GstSinkNode.self)
         register(VirtualCameraNode.self)
+        register(MatteNode.self)
+        register(MonoDepthNode.self)
         register(MovieSinkNode.self)
         register(SideBySideNode.self)
         register(PreviewSinkNode.self)

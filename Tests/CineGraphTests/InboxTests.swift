@@ -35,6 +35,16 @@ import Testing
         }
     }
 
+    /// Two complete instants waiting (a branch a frame or two late) are worked through, not shed.
+    @Test func aPreviewWorksThroughAShortBacklog() {
+        let box = inbox(newestWins: true)
+        for i in 0..<3 { box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i)), port: 0) }
+        for i in 0..<2 { box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i)), port: 1) }
+        #expect(joined(box.next()) == Timestamp(frame: 0, fps: 30))
+        #expect(joined(box.next()) == Timestamp(frame: 1, fps: 30))
+        #expect(box.snapshot().map(\.dropped) == [0, 0])
+    }
+
     /// With no instant on every port yet, the preview waits like any join (nothing is shed).
     @Test func aPreviewWithNoCommonInstantKeepsWaitingForIt() {
         let box = inbox(newestWins: true)

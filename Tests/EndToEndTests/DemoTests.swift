@@ -10,12 +10,18 @@ import Testing
 /// renders the 1280×720 demo 50× slower).
 let releaseBinary = ProcessInfo.processInfo.environment["CINEGRAPH_RELEASE_BIN"]
 
+/// The release binary `make test` names, or nil with the test failed saying how to run it.
+func requiredReleaseBinary() -> String? {
+    guard let releaseBinary, FileManager.default.isExecutableFile(atPath: releaseBinary) else {
+        Issue.record("CINEGRAPH_RELEASE_BIN must name the release cinegraph: run the tests with `make test`")
+        return nil
+    }
+    return releaseBinary
+}
+
 @Suite(.serialized) struct DemoTests {
     @Test func demoRecordsRendersPlotsAndDrawsAContactSheet() throws {
-        guard let releaseBinary, FileManager.default.isExecutableFile(atPath: releaseBinary) else {
-            Issue.record("CINEGRAPH_RELEASE_BIN must name the release cinegraph: run the tests with `make test`")
-            return
-        }
+        guard let releaseBinary = requiredReleaseBinary() else { return }
         let dir = scratch("demo")
         let r = try cinegraph(["demo", "--out", dir, "--quiet"], timeout: 300, executable: releaseBinary)
         #expect(r.status == 0, "\(r.stderr)")

@@ -7,10 +7,7 @@ import Testing
 
 @Suite(.serialized) struct VirtualWebcamTests {
     @Test func theShippedGraphSendsEveryFrameAsYUY2() throws {
-        guard let releaseBinary, FileManager.default.isExecutableFile(atPath: releaseBinary) else {
-            Issue.record("CINEGRAPH_RELEASE_BIN must name the release cinegraph: run the tests with `make test`")
-            return
-        }
+        guard let releaseBinary = requiredReleaseBinary() else { return }
         let dir = scratch("virtual-webcam")
         let file = dir + "/call.yuy2"
         let r = try cinegraph(["run", "graphs/virtual-webcam.conf", "--duration", "3s", "--set", "camera.size=640x360",

@@ -122,10 +122,7 @@ public struct BlazeFace: Sendable {
         let cw = box.contentWidth * Double(n), ch = box.contentHeight * Double(n)
         let x0 = (Double(n) - cw) / 2, y0 = (Double(n) - ch) / 2
         let sx = Double(image.width) / cw, sy = Double(image.height) / ch
-        let luma = image.plane(0)
-        let format = image.format
-        let u = format == .i420 || format == .nv12 ? image.plane(1) : luma
-        let v = format == .i420 ? image.plane(2) : u
+        let sampler = RGBSampler(image)
         for oy in 0..<n {
             let fy = (Double(oy) + 0.5 - y0) * sy - 0.5
             for ox in 0..<n {
@@ -135,49 +132,13 @@ public struct BlazeFace: Sendable {
                     input[o] = 0; input[o + 1] = 0; input[o + 2] = 0  // the letterbox band: zero (mid grey in −1…1)
                     continue
                 }
-                let r: Float, g: Float, b: Float
-                switch format {
-                case .rgba8:
-                    r = Self.bilinear(luma, fx, fy, channels: 4, channel: 0)
-                    g = Self.bilinear(luma, fx, fy, channels: 4, channel: 1)
-                    b = Self.bilinear(luma, fx, fy, channels: 4, channel: 2)
-                case .i420, .nv12:
-                    let yv = Self.bilinear(luma, fx, fy, channels: 1, channel: 0)
-                    let cx = (fx + 0.5) / 2 - 0.5, cy = (fy + 0.5) / 2 - 0.5
-                    let cb: Float, cr: Float
-                    if format == .i420 {
-                        cb = Self.bilinear(u, cx, cy, channels: 1, channel: 0) - 128
-                        cr = Self.bilinear(v, cx, cy, channels: 1, channel: 0) - 128
-                    } else {
-                        cb = Self.bilinear(u, cx, cy, channels: 2, channel: 0) - 128
-                        cr = Self.bilinear(u, cx, cy, channels: 2, channel: 1) - 128
-                    }
-                    r = yv + 1.402 * cr
-                    g = yv - 0.344136 * cb - 0.714136 * cr
-                    b = yv + 1.772 * cb
-                default:
-                    let yv = Self.bilinear(luma, fx, fy, channels: 1, channel: 0)
-                    r = yv; g = yv; b = yv
-                }
+                let (r, g, b) = sampler.rgb(fx, fy)
                 input[o] = max(-1, min(1, r / 127.5 - 1))
                 input[o + 1] = max(-1, min(1, g / 127.5 - 1))
                 input[o + 2] = max(-1, min(1, b / 127.5 - 1))
             }
         }
         return box
-    }
-
-    @inline(__always)
-    private static func bilinear(_ p: Plane, _ x: Double, _ y: Double, channels: Int, channel: Int) -> Float {
-        let w = p.width, h = p.height
-        let cx = max(0, min(Double(w - 1), x)), cy = max(0, min(Double(h - 1), y))
-        let x0 = Int(cx), y0 = Int(cy)
-        let x1 = min(w - 1, x0 + 1), y1 = min(h - 1, y0 + 1)
-        let ax = Float(cx - Double(x0)), ay = Float(cy - Double(y0))
-        let r0 = p.row(y0, as: UInt8.self), r1 = p.row(y1, as: UInt8.self)
-        let a = Float(r0[x0 * channels + channel]), b = Float(r0[x1 * channels + channel])
-        let c = Float(r1[x0 * channels + channel]), d = Float(r1[x1 * channels + channel])
-        return (a + (b - a) * ax) * (1 - ay) + (c + (d - c) * ax) * ay
     }
 
     // MARK: - Output
