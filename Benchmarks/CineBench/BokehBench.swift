@@ -110,7 +110,7 @@ private func measure(_ count: Int, _ body: () throws -> Void) rethrows -> (media
 }
 
 /// Runs a shell command and returns its standard output.
-private func capture(_ command: String) throws -> String {
+func capture(_ command: String) throws -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/bin/sh")
     p.arguments = ["-c", command]

@@ -78,6 +78,7 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "detector" { return try runDetectorBench() }  // `CineBench detector`
         if CommandLine.arguments.dropFirst().first == "latency" { return try runLatencyBench() }  // `CineBench latency`
         if CommandLine.arguments.dropFirst().first == "bokeh" { return try runBokehBench() }  // `CineBench bokeh`
+        if CommandLine.arguments.dropFirst().first == "mono" { return try runMonoBench() }  // `CineBench mono`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 
@@ -177,6 +178,7 @@ struct CineBench {
         try runLiveBench()
         try runViewfinderBench()
         try runLatencyBench()
+        try runMonoBench()
         printSummaryTable()
     }
 }

@@ -59,3 +59,16 @@ import Testing
         #expect(mean > 0.6, "mean IoU \(mean)")
     }
 }
+
+@Suite struct PersonMatteFileTests {
+    @Test func aModelOfAnotherFamilyOrAMissingFileIsOneErrorNamingIt() {
+        for file in [BlazeFaceDetector.shortRangeFile, "no-such-matte.tflite"] {
+            do {
+                _ = try PersonMatte(file: file)
+                Issue.record("\(file) was accepted as a matte model")
+            } catch {
+                #expect("\(error)".contains(file), "\(error)")
+            }
+        }
+    }
+}
