@@ -66,8 +66,9 @@ final class Inbox: @unchecked Sendable {
     private var waitingConsumer = false
     private var waitingProducers = 0
 
-    /// Previews: a join takes the newest instant every port holds and sheds the older ones, so a
-    /// node behind its inputs catches up at once instead of working through stale frames.
+    /// Previews: a join more than ``previewBacklog`` instants behind takes the newest instant every
+    /// port holds and sheds the older ones, so a node behind its inputs catches up at once instead
+    /// of working through stale frames.
     private let newestWins: Bool
 
     init(edges: [EdgeStats], newestWins: Bool = false) {
