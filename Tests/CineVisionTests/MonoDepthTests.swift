@@ -41,6 +41,21 @@ import Testing
         #expect(abs(placed[0].disparity! - a) < 1e-9 && abs(placed[1].disparity! - b) < 1e-9)
     }
 
+    /// Someone the matte shows but no detector sees (from behind) gets a layer of their own, at
+    /// the disparity their width gives, not the neighbour's.
+    @Test func aPersonWithoutADetectionIsPlacedByTheirWidth() {
+        var c = MonoDepth.Configuration()
+        c.width = 200
+        c.smoothing = 0
+        var depth = MonoDepth(c)
+        let map = depth.estimate(matte: matte(), detections: [face(1, x: 0.15, height: 0.3)], referenceWidth: 1280,
+                                 referenceHeight: 720)
+        let a = c.baseline * 0.3 * 720 / c.faceHeight
+        let b = c.baseline * 0.3 * 1280 / c.bodyWidth  // columns 120–179: 30 % of the width
+        #expect(abs(Double(value(map, 0.2, 0.5)) - a) < 1e-3)
+        #expect(abs(Double(value(map, 0.75, 0.5)) - b) < 1e-3, "\(value(map, 0.75, 0.5)) for \(b)")
+    }
+
     @Test func disparitiesSettleOverTimeAndAnEmptyRoomHasItsOwnPlane() {
         var c = MonoDepth.Configuration()
         c.width = 200
@@ -52,7 +67,9 @@ import Testing
         let small = c.baseline * 0.2 * 720 / c.faceHeight, large = 2 * small
         #expect(abs(Double(value(map, 0.2, 0.5)) - (small + large) / 2) < 1e-3)
         var empty = MonoDepth(c)
-        let none = empty.estimate(matte: Image(width: 200, height: 100, format: .gray8), detections: [],
+        let nobody = Image(width: 200, height: 100, format: .gray8)
+        for y in 0..<100 { nobody.plane(0).row(y, as: UInt8.self).update(repeating: 0, count: 200) }
+        let none = empty.estimate(matte: nobody, detections: [],
                                   referenceWidth: 1280, referenceHeight: 720)
         #expect(value(none, 0.5, 0.5) == Float(c.emptyRoomDisparity))
     }

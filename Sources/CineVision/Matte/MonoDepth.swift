@@ -88,7 +88,8 @@ public struct MonoDepth: Sendable {
                                   into reuse: Image? = nil) -> DisparityMap {
         let c = configuration
         let w = c.width, h = max(2, Int((Double(c.width) * Double(rh) / Double(rw)).rounded()))
-        let layers = layers(detections, referenceWidth: rw, referenceHeight: rh)
+        var layers = layers(detections, referenceWidth: rw, referenceHeight: rh)
+        layers += unseenPeople(in: matte, besides: layers, referenceWidth: rw)
         let target = layers.map(\.disparity).max().map { $0 * c.backgroundRatio } ?? c.emptyRoomDisparity
         let bg = room.map { c.smoothing * $0 + (1 - c.smoothing) * target } ?? target
         room = bg
@@ -115,6 +116,31 @@ public struct MonoDepth: Sendable {
             }
         }
         return DisparityMap(values: values, referenceWidth: rw, referenceHeight: rh)
+    }
+
+    /// People the matte shows but no detection does (seen from behind, a face turned away): each
+    /// run of matte columns that no layer overlaps becomes a layer at the disparity its width
+    /// gives against ``Configuration/bodyWidth``. Runs narrower than 3 % of the frame are noise.
+    /// Cost: one pass over the matte.
+    func unseenPeople(in matte: Image, besides layers: [Layer], referenceWidth rw: Int) -> [Layer] {
+        let w = matte.width
+        var occupied = [Bool](repeating: false, count: w)
+        for y in 0..<matte.height {
+            let row = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w where row[x] >= 128 { occupied[x] = true }
+        }
+        var out: [Layer] = []
+        var x = 0
+        while x < w {
+            guard occupied[x] else { x += 1; continue }
+            let start = x
+            while x < w && occupied[x] { x += 1 }
+            let left = Double(start) / Double(w), right = Double(x) / Double(w)
+            guard right - left >= 0.03, !layers.contains(where: { $0.left < right && $0.right > left }) else { continue }
+            let d = configuration.baseline * (right - left) * Double(rw) / configuration.bodyWidth
+            out.append(Layer(left: left, right: right, centre: (left + right) / 2, disparity: d))
+        }
+        return out
     }
 
     /// `detections` with each person's disparity as the map gives it (the layer's own value).
