@@ -46,8 +46,10 @@ public struct MonoDepthNode: Node {
         guard matte.format == .gray8 else {
             throw ParameterError(nil, "mono-depth takes a gray8 matte (matte.matte), got \(matte.format)")
         }
+        let size = depth.mapSize(referenceWidth: video.width, referenceHeight: video.height)
         disparity = depth.estimate(matte: matte, detections: detections, referenceWidth: video.width,
-                                   referenceHeight: video.height)
+                                   referenceHeight: video.height,
+                                   into: ctx.pool.makeImage(width: size.width, height: size.height, format: .float32))
         placed = depth.withDisparities(detections)
     }
 }

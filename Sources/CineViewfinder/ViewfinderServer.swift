@@ -287,6 +287,8 @@ public final class ViewfinderServer: ViewfinderService {
         var lastSend: UInt64 = 0
         /// The server's part of the last frame sent, completed by the page's part in its next `next`.
         var pendingMilliseconds: Double?
+        /// The load level as of the last frame sent (one graph summary per frame, taken after the send).
+        var loadLevel = 0
         for try await message in inbound.messages(maxSize: Self.maxMessageSize) {
             guard case .text(let text) = message, case let request = ViewerLatency.parseNext(text), request.isRequest else {
                 try await outbound.close(.unacceptableData, reason: "send the text 'next' when ready for a frame")
@@ -297,8 +299,7 @@ public final class ViewfinderServer: ViewfinderService {
                 pageLatency.add(page)
             }
             pendingMilliseconds = nil
-            let summary = settings.graph.summary()
-            let rate = ViewerLatency.viewerRate(maxFPS: settings.maxFPS, loadLevel: summary?.loadLevel ?? 0)
+            let rate = ViewerLatency.viewerRate(maxFPS: settings.maxFPS, loadLevel: loadLevel)
             let minimumInterval = UInt64(1e9 / rate)
             let now = DispatchTime.now().uptimeNanoseconds
             if lastSend > 0, now - lastSend < minimumInterval {
@@ -314,7 +315,9 @@ public final class ViewfinderServer: ViewfinderService {
             let delay = sent &- frame.receivedUptimeNanoseconds
             // How far this frame trails the camera's newest one when it leaves, or (no graph
             // summary) the node-to-socket delay alone.
-            let newest = settings.graph.summary().flatMap { LiveState.sourceInstant(of: $0) }
+            let summary = settings.graph.summary()
+            loadLevel = summary?.loadLevel ?? 0
+            let newest = summary.flatMap { LiveState.sourceInstant(of: $0) }
             pendingMilliseconds = newest.map { max(0, ($0 - frame.timestamp).seconds) * 1000 } ?? Double(delay) / 1e6
             stats.withLock {
                 $0.framesSent += 1

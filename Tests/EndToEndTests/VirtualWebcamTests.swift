@@ -1,4 +1,4 @@
-// graphs/virtual-webcam.conf as shipped, live, with the release binary: focus and bokeh on the
+// graphs/virtual-webcam.conf as shipped, with the release binary: focus and bokeh on the
 // synthetic stereo camera, out through the virtual-camera node. No v4l2loopback module can be
 // loaded here, so the node's `output` replaces v4l2sink with a file (a stand-in): the same
 // scaling and YUY2 conversion a call app would receive, every frame accounted for.
@@ -10,7 +10,10 @@ import Testing
         guard let releaseBinary = requiredReleaseBinary() else { return }
         let dir = scratch("virtual-webcam")
         let file = dir + "/call.yuy2"
-        let r = try cinegraph(["run", "graphs/virtual-webcam.conf", "--duration", "3s", "--set", "camera.size=640x360",
+        // Offline (the camera waits for the graph): every frame must arrive whatever else the
+        // machine runs; live shedding under load is the bench's to measure (virtual-webcam.sh).
+        let r = try cinegraph(["run", "graphs/virtual-webcam.conf", "--set", "camera.live=false", "--set", "camera.duration=3s",
+                               "--set", "camera.size=640x360",
                                "--set", "call.size=640x360", "--set", "call.output=filesink location=\(file)"],
                               timeout: 120, executable: releaseBinary)
         #expect(r.status == 0, "\(r.stderr)")
@@ -20,7 +23,7 @@ import Testing
         let sent = try #require(Int(call.split(separator: " ", omittingEmptySubsequences: true)[3]))
         let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         #expect(size == sent * 640 * 360 * 2, "\(size) bytes for \(sent) frames")
-        #expect(cameraFrames >= 80 && sent >= cameraFrames * 9 / 10, "\(sent) of \(cameraFrames) camera frames sent")
+        #expect(cameraFrames == 90 && sent == cameraFrames, "\(sent) of \(cameraFrames) camera frames sent")
     }
 
     @Test func withoutTheModuleTheRunSaysHowToLoadIt() throws {

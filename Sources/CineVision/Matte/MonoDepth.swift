@@ -87,7 +87,7 @@ public struct MonoDepth: Sendable {
     public mutating func estimate(matte: Image, detections: Detections, referenceWidth rw: Int, referenceHeight rh: Int,
                                   into reuse: Image? = nil) -> DisparityMap {
         let c = configuration
-        let w = c.width, h = max(2, Int((Double(c.width) * Double(rh) / Double(rw)).rounded()))
+        let (w, h) = mapSize(referenceWidth: rw, referenceHeight: rh)
         var layers = layers(detections, referenceWidth: rw, referenceHeight: rh)
         layers += unseenPeople(in: matte, besides: layers, referenceWidth: rw)
         let target = layers.map(\.disparity).max().map { $0 * c.backgroundRatio } ?? c.emptyRoomDisparity
@@ -95,12 +95,14 @@ public struct MonoDepth: Sendable {
         room = bg
         // The person disparity of each column.
         var column = [Float](repeating: Float(bg), count: w)
-        for x in 0..<w {
+        for x in 0..<w where !layers.isEmpty {
             let nx = (Double(x) + 0.5) / Double(w)
-            let covering = layers.filter { nx >= $0.left && nx <= $0.right }
-            let chosen = covering.max { $0.disparity < $1.disparity }
-                ?? layers.min { abs($0.centre - nx) < abs($1.centre - nx) }
-            if let chosen { column[x] = Float(chosen.disparity) }
+            var covering: Double?, closest = layers[0]
+            for l in layers {
+                if nx >= l.left && nx <= l.right { covering = max(covering ?? l.disparity, l.disparity) }
+                if abs(l.centre - nx) < abs(closest.centre - nx) { closest = l }
+            }
+            column[x] = Float(covering ?? closest.disparity)
         }
         let values = reuse.flatMap { $0.width == w && $0.height == h && $0.format == .float32 ? $0 : nil }
             ?? Image(width: w, height: h, format: .float32)
@@ -141,6 +143,12 @@ public struct MonoDepth: Sendable {
             out.append(Layer(left: left, right: right, centre: (left + right) / 2, disparity: d))
         }
         return out
+    }
+
+    /// The size of the maps made for a reference view: `width`, and the height its aspect gives.
+    public func mapSize(referenceWidth rw: Int, referenceHeight rh: Int) -> (width: Int, height: Int) {
+        let w = configuration.width
+        return (w, max(2, Int((Double(w) * Double(rh) / Double(rw)).rounded())))
     }
 
     /// `detections` with each person's disparity as the map gives it (the layer's own value).
