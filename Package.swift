@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "CineGraph", targets: ["CineMedia", "CineInference", "CineVision", "CineGraph", "CineGStreamer", "CineNodes"]),
         .library(name: "CineViewfinder", targets: ["CineViewfinder"]),
+        .library(name: "CineEditor", targets: ["CineEditor"]),
         .executable(name: "cinegraph", targets: ["cinegraph"]),
     ],
     dependencies: [
@@ -50,10 +51,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        // The editor (`cinegraph edit`): a take's focus and aperture changed in the browser, on the
+        // viewfinder's server stack.
+        .target(
+            name: "CineEditor",
+            dependencies: [
+                "CineViewfinder", "CineNodes", "CineGraph", "CineGStreamer", "CineVision", "CineMedia",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "cinegraph",
             dependencies: [
-                "CineNodes", "CineGraph", "CineGStreamer", "CineViewfinder",
+                "CineNodes", "CineGraph", "CineGStreamer", "CineViewfinder", "CineEditor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -61,7 +72,7 @@ let package = Package(
             // Plugins resolve their references to cinegraph's modules against this executable.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
-            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision", "CineViewfinder"],
+            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision", "CineViewfinder", "CineEditor"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
         .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia", "CineInference"], swiftSettings: strict),
@@ -73,7 +84,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CineViewfinderTests",
-            dependencies: ["CineViewfinder", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer", "CineVision"],
+            dependencies: ["CineViewfinder", "CineEditor", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer", "CineVision"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

@@ -136,13 +136,34 @@ static inline void cg_atomic_store_int64(gint64 *p, gint64 value) { __atomic_sto
 /// Reads what the probe above stored.
 static inline gint64 cg_atomic_load_int64(gint64 *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 
-/// Installs ``cg_time_shift_probe`` on the src pad of `element`.
-static inline gboolean cg_install_time_shift(GstElement *element, gint64 *start) {
+/// Installs buffer probe `probe` with `data` on the src pad of `element`.
+static inline gboolean cg_install_src_probe(GstElement *element, GstPadProbeCallback probe, gpointer data) {
     GstPad *pad = gst_element_get_static_pad(element, "src");
     if (pad == NULL) return FALSE;
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cg_time_shift_probe, start, NULL);
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, probe, data, NULL);
     gst_object_unref(pad);
     return TRUE;
+}
+
+/// Installs ``cg_time_shift_probe`` on the src pad of `element`.
+static inline gboolean cg_install_time_shift(GstElement *element, gint64 *start) {
+    return cg_install_src_probe(element, cg_time_shift_probe, start);
+}
+
+/// A buffer probe that drops buffers stamped before the time `data` points at (a gint64,
+/// read atomically): put before a decoder whose every frame is a keyframe, so that after a seek
+/// the frames before the wanted one are never decoded.
+static inline GstPadProbeReturn cg_skip_before_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad;
+    gint64 target = __atomic_load_n((gint64 *)data, __ATOMIC_ACQUIRE);
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (buffer == NULL || !GST_BUFFER_PTS_IS_VALID(buffer)) return GST_PAD_PROBE_OK;
+    return (gint64)GST_BUFFER_PTS(buffer) < target ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+
+/// Installs ``cg_skip_before_probe`` on the src pad of `element`.
+static inline gboolean cg_install_skip_before(GstElement *element, gint64 *target) {
+    return cg_install_src_probe(element, cg_skip_before_probe, target);
 }
 
 #endif

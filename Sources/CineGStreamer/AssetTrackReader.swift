@@ -20,6 +20,8 @@ public final class AssetTrackReader: @unchecked Sendable {
     private let decoder = JSONDecoder()
     private let track: Track
     private let path: String
+    /// Where the skip probe reads the time before which frames are dropped (allocated once installed).
+    private var skipBefore: UnsafeMutablePointer<gint64>?
 
     /// Opens `track` of the asset at `path`.
     public init(path: String, track: Track, pool: ImagePool = ImagePool()) throws {
@@ -34,7 +36,7 @@ public final class AssetTrackReader: @unchecked Sendable {
         case .video:
             branch = "d.video_0 ! queue ! h264parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420"
         case .disparity:
-            branch = "d.video_1 ! queue ! avdec_ffv1 ! videoconvert ! video/x-raw,format=GRAY16_LE"
+            branch = "d.video_1 ! queue name=encoded ! avdec_ffv1 ! videoconvert ! video/x-raw,format=GRAY16_LE"
         case .metadata:
             branch = "d.subtitle_0 ! queue"
         }
@@ -52,6 +54,7 @@ public final class AssetTrackReader: @unchecked Sendable {
     deinit {
         if let sink { gst_object_unref(sink) }
         pipeline.stop()
+        skipBefore?.deallocate()
     }
 
     /// The next image of the video or disparity track, or `nil` at the end.
@@ -62,6 +65,36 @@ public final class AssetTrackReader: @unchecked Sendable {
         case .endOfStream: return nil
         case .timeout: throw GStreamerError(element: "matroskademux", message: "no \(track) frame within \(timeout) s in \(path)")
         }
+    }
+
+    /// Moves the disparity track to `time` without decoding the frames before it: they are
+    /// dropped before the decoder. Only for an asset whose disparity frames are all keyframes
+    /// (``AssetHeader/disparityKeyframeInterval`` is 1); the next ``nextImage(timeout:)``
+    /// returns the frame at `time`.
+    public func seekSkippingDecode(to time: Timestamp) throws {
+        guard track == .disparity else { throw GStreamerError(element: nil, message: "only the disparity track skips frames") }
+        if skipBefore == nil {
+            guard let queue = pipeline.child(named: "encoded") else {
+                throw GStreamerError(element: "queue", message: "the disparity branch has no queue named 'encoded'")
+            }
+            defer { gst_object_unref(queue) }
+            let p = UnsafeMutablePointer<gint64>.allocate(capacity: 1)
+            p.initialize(to: 0)
+            guard cg_install_skip_before(queue, p) != 0 else {
+                p.deallocate()
+                throw GStreamerError(element: "queue", message: "cannot install the skip probe")
+            }
+            skipBefore = p
+        }
+        // Half a millisecond of slack: frame times are rounded to nanoseconds.
+        cg_atomic_store_int64(skipBefore, gint64(time.nanoseconds - 500_000))
+        try pipeline.seek(toNanoseconds: time.nanoseconds, keyUnit: true)
+    }
+
+    /// Moves the video or disparity track to its keyframe at or before `time`: the next
+    /// ``nextImage(timeout:)`` returns that keyframe (decode forward to reach `time`).
+    public func seek(toKeyframeBefore time: Timestamp) throws {
+        try pipeline.seek(toNanoseconds: time.nanoseconds, keyUnit: true)
     }
 
     /// The next frame record of the metadata track (the header is read on the way), or `nil` at the end.

@@ -6,7 +6,7 @@ import Foundation
 
 /// Writes a cinematic asset (docs/asset.md): one Matroska file with
 /// 1. the original reference view, H.264 (x264; `lossless` uses quantizer 0),
-/// 2. the disparity map at its own resolution, FFV1 `GRAY16_LE`, samples = round(d × 64), 0 = invalid,
+/// 2. the disparity map at its own resolution, FFV1 `GRAY16_LE` (every frame a keyframe), samples = round(d × 64), 0 = invalid,
 /// 3. a `text/x-raw,format=utf8` track: an ``AssetHeader`` record, then one ``AssetFrameRecord`` per frame,
 /// 4. optionally the audio, FLAC (lossless), starting at the first frame.
 /// Every frame must be appended with its disparity (when the asset has a disparity track) and
@@ -69,7 +69,7 @@ public final class AssetWriter: @unchecked Sendable {
         d += "appsrc name=video ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! videoconvert ! "
         d += "video/x-raw,format=I420 ! \(x264) key-int-max=\(keyInterval) ! h264parse ! queue ! mux.video_%u "
         if header.disparityWidth != nil {
-            d += "appsrc name=disparity ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! avenc_ffv1 ! queue ! mux.video_%u "
+            d += "appsrc name=disparity ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! avenc_ffv1 gop-size=1 ! queue ! mux.video_%u "
         }
         // Request pads named explicitly: linking happens at parse time, before the appsrcs have caps.
         d += "appsrc name=metadata caps=text/x-raw,format=utf8 format=time ! queue ! mux.subtitle_%u"
@@ -87,6 +87,7 @@ public final class AssetWriter: @unchecked Sendable {
         pipelineDescription = d
         self.path = path
         var header = header
+        if header.disparityWidth != nil { header.disparityKeyframeInterval = 1 }
         if options.audio != nil {
             header.audioChannels = options.audioChannels
             header.audioSampleRate = options.audioSampleRate

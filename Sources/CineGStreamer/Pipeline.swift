@@ -139,6 +139,21 @@ public final class Pipeline: @unchecked Sendable {
         if let error = state.withLock({ $0.error }) { throw error }
     }
 
+    /// Seeks to `nanoseconds` from the start, flushing what is queued: to the keyframe at or
+    /// before that time when `keyUnit` (the fast seek; the caller decodes forward from there),
+    /// else to the exact time. Frames read afterwards come from the new position.
+    ///
+    /// - Throws: ``GStreamerError`` when the pipeline refuses the seek (a stream without an index).
+    public func seek(toNanoseconds nanoseconds: Int64, keyUnit: Bool) throws {
+        let flags = keyUnit
+            ? GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue
+            : GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue
+        guard gst_element_seek_simple(element, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags), gint64(max(0, nanoseconds))) != 0 else {
+            try checkForErrors()
+            throw GStreamerError(element: name, message: "the stream cannot seek to \(Double(nanoseconds) / 1e9) s", debug: description)
+        }
+    }
+
     /// The stream's duration, when the pipeline can tell (usually once it has prerolled).
     /// The caps of the first sample that reaches the appsink called `name` (for checking what a
     /// stream holds: profile, format), or `nil` if none arrives within `timeout` seconds.

@@ -15,6 +15,9 @@ public struct AssetHeader: Sendable, Hashable, Codable {
     public var disparityHeight: Int?
     /// Stored disparity sample = round(disparity × scale), 0 = invalid (see ``AssetHeader/disparityScale``).
     public var disparityScale: Double = AssetHeader.defaultDisparityScale
+    /// Frames from one disparity keyframe to the next: 1 when every frame decodes alone (assets
+    /// written since the editor; older ones leave it out).
+    public var disparityKeyframeInterval: Int?
     /// Frames per second of the recording.
     public var fps: Double
     /// Focal length of the reference view in pixels, when known (turns f-numbers into blur).

@@ -23,19 +23,19 @@ public struct APIError: Error, Sendable, CustomStringConvertible, HTTPResponseEr
         JSONResponse.make(["error": message], status: status)
     }
 
-    static func badRequest(_ m: String) -> APIError { APIError(.badRequest, m) }
+    package static func badRequest(_ m: String) -> APIError { APIError(.badRequest, m) }
 }
 
 /// Builds JSON responses.
-enum JSONResponse {
+package enum JSONResponse {
     /// A response with `object` (anything `JSONSerialization` takes) as its body.
-    static func make(_ object: Any, status: HTTPResponse.Status = .ok) -> Response {
+    package static func make(_ object: Any, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return make(data: data, status: status)
     }
 
     /// A response with encoded JSON as its body.
-    static func make(data: Data, status: HTTPResponse.Status = .ok) -> Response {
+    package static func make(data: Data, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"

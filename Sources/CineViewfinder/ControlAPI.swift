@@ -14,7 +14,7 @@ import Synchronization
 struct ControlAPI: Sendable {
     let settings: ViewfinderSettings
     /// Largest request body accepted.
-    static let bodyLimit = 16 * 1024
+    static let bodyLimit = JSONRequest.bodyLimit
     /// How long a node has to answer.
     static let replyTimeout = 5.0
 
@@ -28,7 +28,7 @@ struct ControlAPI: Sendable {
         }
         router.get("/api/nodes") { _, _ in JSONResponse.make(api.nodeList()) }
         router.post("/api/focus") { request, _ in
-            let body = try await Self.body(request, allowed: ["id", "strong", "point"])
+            let body = try await JSONRequest.body(request, allowed: ["id", "strong", "point"])
             if let point = try Self.point(body, required: false) {
                 if body["id"] != nil { throw APIError.badRequest("give either id or point, not both") }
                 if body["strong"] != nil {
@@ -36,33 +36,33 @@ struct ControlAPI: Sendable {
                 }
                 return try await api.toFocus("tap", ["point": point])
             }
-            guard let id = try Self.integer(body, "id", in: 0...Int(Int32.max)) else {
+            guard let id = try JSONRequest.integer(body, "id", in: 0...Int(Int32.max)) else {
                 throw APIError.badRequest("give id (a detection id) or point [x, y]")
             }
             var args = ["id": String(id)]
-            if try Self.bool(body, "strong") == true { args["strong"] = "true" }
+            if try JSONRequest.bool(body, "strong") == true { args["strong"] = "true" }
             return try await api.toFocus("focus", args)
         }
         for gesture in ["tap", "press"] {
             router.post("/api/\(gesture)") { request, _ in
-                let body = try await Self.body(request, allowed: ["point"])
+                let body = try await JSONRequest.body(request, allowed: ["point"])
                 return try await api.toFocus(gesture, ["point": try Self.point(body, required: true)!])
             }
         }
         router.post("/api/fixed") { request, _ in
-            let body = try await Self.body(request, allowed: ["point", "strong"])
+            let body = try await JSONRequest.body(request, allowed: ["point", "strong"])
             var args = ["point": try Self.point(body, required: true)!]
-            if try Self.bool(body, "strong") == true { args["strong"] = "true" }
+            if try JSONRequest.bool(body, "strong") == true { args["strong"] = "true" }
             return try await api.toFocus("fixed", args)
         }
         router.post("/api/auto") { request, _ in
-            _ = try await Self.body(request, allowed: [])
+            _ = try await JSONRequest.body(request, allowed: [])
             return try await api.toFocus("auto", [:])
         }
         router.post("/api/aperture") { request, _ in
-            let body = try await Self.body(request, allowed: ["value"])
+            let body = try await JSONRequest.body(request, allowed: ["value"])
             let range = api.settings.apertureRange
-            guard let value = try Self.number(body, "value") else {
+            guard let value = try JSONRequest.number(body, "value") else {
                 throw APIError.badRequest("give value (an f-number)")
             }
             guard range.contains(value) else {
@@ -71,15 +71,15 @@ struct ControlAPI: Sendable {
             return try await api.setAperture(value)
         }
         router.post("/api/still") { request, _ in
-            _ = try await Self.body(request, allowed: [])
+            _ = try await JSONRequest.body(request, allowed: [])
             guard let node = api.graph.nodes(ofKind: "still").first else {
                 throw APIError(.conflict, "this graph has no still node (add a node of kind still)")
             }
             return try await api.command(NodeCommand("still"), to: node)
         }
         router.post("/api/record") { request, _ in
-            let body = try await Self.body(request, allowed: ["action"])
-            guard let action = try Self.string(body, "action"), ["start", "stop"].contains(action) else {
+            let body = try await JSONRequest.body(request, allowed: ["action"])
+            guard let action = try JSONRequest.string(body, "action"), ["start", "stop"].contains(action) else {
                 throw APIError.badRequest("give action: \"start\" or \"stop\"")
             }
             let recorders = api.nodes(withCommand: "record")
@@ -95,8 +95,8 @@ struct ControlAPI: Sendable {
         }
         router.post("/api/nodes/:name/command") { request, context in
             let name = try api.node(context.parameters.get("name"))
-            let body = try await Self.body(request, allowed: ["name", "arguments"])
-            guard let command = try Self.string(body, "name") else {
+            let body = try await JSONRequest.body(request, allowed: ["name", "arguments"])
+            guard let command = try JSONRequest.string(body, "name") else {
                 throw APIError.badRequest("give name (the command)")
             }
             let declared = api.graph.nodes.first { $0.name == name }!.description.commands.map(\.name)
@@ -119,11 +119,11 @@ struct ControlAPI: Sendable {
         }
         let set: @Sendable (Request, BasicWebSocketRequestContext) async throws -> Response = { request, context in
             let (node, parameter) = try api.parameter(context)
-            let body = try await Self.body(request, allowed: ["value"])
+            let body = try await JSONRequest.body(request, allowed: ["value"])
             guard let raw = body["value"] else { throw APIError.badRequest("give value") }
             let text: String
             switch raw {
-            case let n as NSNumber where !Self.isBool(n): text = n.stringValue
+            case let n as NSNumber where !JSONRequest.isBool(n): text = n.stringValue
             case let n as NSNumber: text = n.boolValue ? "true" : "false"
             case let s as String where s.count <= 64: text = s
             default: throw APIError.badRequest("value must be a number, true/false, or short text")
@@ -285,65 +285,6 @@ struct ControlAPI: Sendable {
         return out
     }
 
-    // MARK: - Reading requests
-
-    /// The JSON object in the request body (empty body = `{}`), refusing unknown fields.
-    static func body(_ request: Request, allowed: Set<String>) async throws -> [String: Any] {
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
-            throw APIError(.contentTooLarge, "the body is \(length) bytes; the limit is \(bodyLimit)")
-        }
-        var request = request
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: bodyLimit) } catch {
-            throw APIError(.contentTooLarge, "the body is larger than \(bodyLimit) bytes")
-        }
-        if buffer.readableBytes == 0 { return [:] }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) } catch {
-            throw APIError.badRequest("the body is not valid JSON")
-        }
-        guard let dict = object as? [String: Any] else { throw APIError.badRequest("the body must be a JSON object") }
-        let unknown = Set(dict.keys).subtracting(allowed).sorted()
-        if let first = unknown.first {
-            throw APIError.badRequest(
-                "unknown field '\(first)'"
-                    + (allowed.isEmpty
-                        ? "; this request takes no fields" : "; expected \(allowed.sorted().joined(separator: ", "))"))
-        }
-        return dict
-    }
-
-    /// Whether JSON gave `true`/`false` (an NSNumber of C type `char`), not a number.
-    static func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
-
-    static func number(_ body: [String: Any], _ key: String) throws -> Double? {
-        guard let v = body[key] else { return nil }
-        guard let n = v as? NSNumber, !isBool(n), n.doubleValue.isFinite else {
-            throw APIError.badRequest("\(key) must be a number")
-        }
-        return n.doubleValue
-    }
-
-    static func integer(_ body: [String: Any], _ key: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let d = try number(body, key) else { return nil }
-        guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
-            throw APIError.badRequest("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
-        }
-        return Int(d)
-    }
-
-    static func bool(_ body: [String: Any], _ key: String) throws -> Bool? {
-        guard let v = body[key] else { return nil }
-        guard let n = v as? NSNumber, isBool(n) else { throw APIError.badRequest("\(key) must be true or false") }
-        return n.boolValue
-    }
-
-    static func string(_ body: [String: Any], _ key: String) throws -> String? {
-        guard let v = body[key] else { return nil }
-        guard let s = v as? String else { throw APIError.badRequest("\(key) must be a string") }
-        return s
-    }
-
     /// `point: [x, y]` with both in 0…1, as the text `x,y` the focus node takes.
     static func point(_ body: [String: Any], required: Bool) throws -> String? {
         guard let v = body["point"] else {
@@ -351,7 +292,7 @@ struct ControlAPI: Sendable {
             return nil
         }
         guard let a = v as? [Any], a.count == 2, let x = a[0] as? NSNumber, let y = a[1] as? NSNumber,
-            !isBool(x), !isBool(y)
+            !JSONRequest.isBool(x), !JSONRequest.isBool(y)
         else {
             throw APIError.badRequest("point must be [x, y], two numbers")
         }
@@ -376,7 +317,7 @@ struct ControlAPI: Sendable {
             }
             let text: String
             switch v {
-            case let n as NSNumber where isBool(n): text = n.boolValue ? "true" : "false"
+            case let n as NSNumber where JSONRequest.isBool(n): text = n.boolValue ? "true" : "false"
             case let n as NSNumber: text = n.stringValue
             case let s as String: text = s
             default: throw APIError.badRequest("argument '\(k)' must be text, a number or true/false")

@@ -7,11 +7,12 @@ import HummingbirdWebSocket
 
 /// Middleware that refuses requests without the token, from other origins, or posting anything
 /// but JSON.
-struct RequestGuard<Context: RequestContext>: RouterMiddleware {
+package struct RequestGuard<Context: RequestContext>: RouterMiddleware {
     /// The shared secret; empty = none (loopback only).
-    let token: String
+    package let token: String
+    package init(token: String) { self.token = token }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         if !token.isEmpty {

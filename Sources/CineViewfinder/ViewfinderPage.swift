@@ -7,17 +7,7 @@ import Hummingbird
 /// The viewfinder page.
 enum ViewfinderPage {
     /// The page, with a fresh nonce for its inline script and style (Content-Security-Policy).
-    static func response(hasToken: Bool) -> Response {
-        let nonce = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] =
-            "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; "
-            + "img-src blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-        let html = template.replacingOccurrences(of: "NONCE", with: nonce)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
+    static func response(hasToken: Bool) -> Response { PageResponse.html(template) }
 
     static let template = #"""
         <!doctype html>

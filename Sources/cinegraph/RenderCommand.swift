@@ -77,28 +77,22 @@ struct RenderCommand: ParsableCommand {
         if run.aborted { throw ExitCode(130) }
     }
 
-    /// Renders `asset` to `output`: asset-source → (refocus) → bokeh → movie, the audio kept.
+    /// Renders `asset` to `output` through ``RenderGraph``, the audio kept.
     /// Focus comes from `focusDisparity` when given, else from the recorded script with
     /// `changes`. Shared by `render` and `demo`.
     static func render(asset: String, header: AssetHeader, first: AssetFrameRecord, to output: String,
                        aperture: Double?, changes: String?, focusDisparity focus: Double?, quality: String,
                        preset: String, logger: Logger, quiet: Bool) throws -> ToolRun {
-        // The script decides focus unless a fixed plane was asked for.
-        let scripted = focus == nil && (first.focus != nil || changes != nil)
-        let quote = ToolGraph.quote
-        var nodes = ["  asset: { kind: asset-source, path: \(quote(asset)) }"]
-        if scripted {
-            nodes.append("  refocus: { kind: refocus, detections: asset.detections, asset: \(quote(asset)), "
-                + "changes: \(quote(changes ?? "")), aperture: \(aperture ?? 0) }")
-        }
-        nodes.append("  bokeh: { kind: bokeh, image: asset.video, disparity: asset.disparity, aperture: \(aperture ?? 2.8), "
-            + "quality: \(quality)\(scripted ? ", focus: refocus.focus" : "")\(focus.map { ", focus-disparity: \($0)" } ?? "") }")
-        let audio = header.audioChannels != nil ? ", audio-from: \(quote(asset))" : ""
-        nodes.append("  movie: { kind: movie, video: bokeh.video, path: \(quote(output)), fps: \(header.fps), preset: \(preset)\(audio) }")
-        let config = "graph: render\nnodes:\n" + nodes.joined(separator: "\n") + "\n"
+        var request = RenderGraph.Request(asset: asset, output: output)
+        request.aperture = aperture
+        request.changes = changes
+        request.focusDisparity = focus
+        request.quality = quality
+        request.preset = preset
+        let config = RenderGraph.config(request, header: header, first: first)
         // The frame count, for the progress bar (the metadata track alone is quick to read).
         let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count
         return try ToolGraph.run(config, name: "render", logger: logger, quiet: quiet,
-                                 progress: totalFrames.map { (node: "movie", total: $0) })
+                                 progress: totalFrames.map { (node: RenderGraph.progressNode, total: $0) })
     }
 }

@@ -20,9 +20,7 @@ struct ToolRun {
 
 enum ToolGraph {
     /// `text` as a double-quoted YAML scalar, for paths put into a generated config.
-    static func quote(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    static func quote(_ text: String) -> String { RenderGraph.quote(text) }
 
     /// Parses `config` with `overrides` (`node.key=value`; its errors are printed and end the command with status 1), runs it, and
     /// shows progress: a bar when `progress` names the node whose frames count and how many

@@ -60,6 +60,11 @@ public struct ScriptChanges: Sendable, Hashable, Codable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .file(path, "cannot be read (\(error.localizedDescription))")
         }
+        return try decode(data, name: path)
+    }
+
+    /// Reads the content of a changes file; errors name it as `name` (a path, or where it came from).
+    public static func decode(_ data: Data, name path: String) throws(ScriptChangesError) -> ScriptChanges {
         struct Probe: Decodable { var format: String?; var version: Int? }
         guard let probe = try? JSONDecoder().decode(Probe.self, from: data) else {
             throw .file(path, "is not JSON (a changes file is written by `cinegraph script`)")

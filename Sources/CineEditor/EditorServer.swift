@@ -1,0 +1,310 @@
+// EditorServer: `cinegraph edit`'s web server (Hummingbird, the viewfinder's stack) — the page
+// and the HTTP API behind it: the take, the script, frames at any time, decisions, aperture,
+// undo / redo, save, render.
+import CineGStreamer
+import CineMedia
+import CineNodes
+import CineViewfinder
+import CineVision
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// Serves the editor for one take (docs/edit.md lists the API).
+///
+/// ```swift
+/// let server = try EditorServer(session: session, preview: preview, settings: .init(renderOutput: "take.mp4"))
+/// print(server.url)
+/// ```
+public final class EditorServer: Sendable {
+    /// How the server listens and where it writes.
+    public struct Settings: Sendable {
+        /// Address to listen on (loopback by default: a token is needed on any other).
+        public var address = "127.0.0.1"
+        /// Port (0 = any free one).
+        public var port = 8091
+        /// Shared secret required by every request when not empty.
+        public var token = ""
+        /// The movie the Render button writes.
+        public var renderOutput: String
+        /// Bokeh quality of the render.
+        public var renderQuality = "standard"
+
+        /// Settings that render to `renderOutput`.
+        public init(renderOutput: String) { self.renderOutput = renderOutput }
+    }
+
+    /// The header a page sends its lease in.
+    public static let leaseHeader = "X-Cinegraph-Lease"
+    /// The address to open (with the actual port).
+    public var url: String { address.withLock { $0 } }
+    /// The preview's counters.
+    public var previewStatistics: TakePreview.Statistics { preview.statistics }
+
+    let settings: Settings
+    let session: Mutex<EditSession>
+    let preview: TakePreview
+    let render = RenderJob()
+    let lease = EditLease()
+    private let address = Mutex("")
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+    /// Frames are rendered off the server's event loops, one at a time.
+    private let work = DispatchQueue(label: "cinegraph.edit.preview")
+
+    /// Starts serving `session`; returns once the socket is bound.
+    /// - Throws: `invalid` when the address cannot be bound.
+    public init(session: EditSession, preview: TakePreview, settings: Settings) throws {
+        self.settings = settings
+        self.session = Mutex(session)
+        self.preview = preview
+        var logger = Logger(label: "cinegraph.edit")
+        logger.logLevel = .critical
+        let router = Router()
+        router.middlewares.add(RequestGuard(token: settings.token))
+        addRoutes(router)
+        let bound = Mutex<Result<Int, any Error>?>(nil)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.address, port: settings.port), serverName: "cinegraph-edit"),
+            onServerRunning: { channel in
+                bound.withLock { $0 = .success(channel.localAddress?.port ?? settings.port) }
+            },
+            logger: logger)
+        let done = self.done
+        let runner = Task {
+            do { try await app.run() } catch {
+                bound.withLock { if $0 == nil { $0 = .failure(error) } }
+            }
+            done.signal()
+        }
+        task.withLock { $0 = runner }
+        let deadline = Date().addingTimeInterval(15)
+        while bound.withLock({ $0 }) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let host = settings.address.contains(":") ? "[\(settings.address)]" : settings.address
+        switch bound.withLock({ $0 }) {
+        case .success(let port)?:
+            address.withLock { $0 = "http://\(host):\(port)/" }
+        case .failure(let error)?:
+            throw EditError(.invalid, "cannot listen on \(host):\(settings.port): \(error) (is the port in use? --port 0 picks a free one)")
+        case nil:
+            throw EditError(.invalid, "the editor did not start listening within 15 s")
+        }
+    }
+
+    /// Stops serving (waits up to 5 s).
+    public func stop() {
+        guard let t = task.withLock({ v -> Task<Void, Never>? in defer { v = nil }; return v }) else { return }
+        t.cancel()
+        _ = done.wait(timeout: .now() + 5)
+    }
+
+    /// Blocks until the server stops.
+    public func wait() { done.wait() }
+
+    // MARK: - Routes
+
+    private func addRoutes(_ router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in EditorPage.response() }
+        router.get("/api/take") { [self] _, _ in JSONResponse.make(session.withLock { EditorJSON.take($0, preview: preview) }) }
+        router.get("/api/script") { [self] request, _ in
+            _ = lease.touch(request.headers[leaseField])
+            return JSONResponse.make(session.withLock { EditorJSON.script($0) })
+        }
+        router.get("/api/frame") { [self] request, _ in try await frame(request) }
+        router.post("/api/claim") { [self] request, _ in
+            let body = try await JSONRequest.body(request, allowed: ["force"])
+            let force = try JSONRequest.bool(body, "force") ?? false
+            let id = try api { () throws(EditError) in try lease.claim(force: force) }
+            return JSONResponse.make(["lease": id])
+        }
+        router.post("/api/tap") { [self] request, _ in
+            let body = try await edit(request, allowed: ["time", "x", "y"])
+            let (t, x, y) = (try need(body, "time"), try need(body, "x"), try need(body, "y"))
+            let index = try api { () throws(EditError) in try session.withLock { s throws(EditError) in try s.frame(at: t) } }
+            let depth = try await onWorker { [preview] in try preview.disparity(index: index, x: x, y: y) }
+            return try mutate { s throws(EditError) in try s.tap(at: index, x: x, y: y, disparity: depth) }
+        }
+        router.post("/api/decisions") { [self] request, _ in
+            let body = try await edit(request, allowed: ["time", "detectionID", "groupID", "disparity", "strong"])
+            let t = try need(body, "time")
+            let strong = try JSONRequest.bool(body, "strong") ?? false
+            let id = try JSONRequest.integer(body, "detectionID", in: 0...Int(Int32.max))
+            let group = try JSONRequest.integer(body, "groupID", in: 0...Int(Int32.max))
+            let disparity = try JSONRequest.number(body, "disparity")
+            let targets = [id.map { FocusTarget.detection($0) }, group.map { .group($0) }, disparity.map { .disparity($0) }].compactMap { $0 }
+            guard targets.count == 1 else { throw APIError.badRequest("give exactly one of detectionID, groupID or disparity") }
+            return try mutate { s throws(EditError) in
+                try s.focus(on: targets[0], at: try s.frame(at: t), strong: strong)
+                return "\(strong ? "strong" : "weak") decision added"
+            }
+        }
+        router.post("/api/decisions/remove") { [self] request, _ in
+            let body = try await edit(request, allowed: ["time"])
+            let t = try need(body, "time")
+            return try mutate { s throws(EditError) in try s.removeDecision(at: try s.frame(at: t)); return "decision removed" }
+        }
+        router.post("/api/decisions/move") { [self] request, _ in
+            let body = try await edit(request, allowed: ["from", "to"])
+            let (from, to) = (try need(body, "from"), try need(body, "to"))
+            return try mutate { s throws(EditError) in
+                try s.moveDecision(from: try s.frame(at: from), to: try s.frame(at: to))
+                return "decision moved"
+            }
+        }
+        router.post("/api/aperture") { [self] request, _ in
+            let body = try await edit(request, allowed: ["fNumber"])
+            let f = try need(body, "fNumber")
+            return try mutate { s throws(EditError) in try s.setAperture(f); return String(format: "aperture f/%.1f", f) }
+        }
+        for (path, action) in [("undo", "undone"), ("redo", "redone"), ("clear", "all your decisions removed")] {
+            router.post("/api/\(path)") { [self] request, _ in
+                _ = try await edit(request, allowed: [])
+                return try mutate { s throws(EditError) in
+                    switch path {
+                    case "undo": try s.undo()
+                    case "redo": try s.redo()
+                    default: try s.clear()
+                    }
+                    return action
+                }
+            }
+        }
+        router.post("/api/save") { [self] request, _ in
+            _ = try await edit(request, allowed: [])
+            return try mutate { s throws(EditError) in try s.save(); return "saved \(s.changesPath)" }
+        }
+        router.post("/api/changes") { [self] request, _ in
+            let body = try await edit(request, allowed: ["changes"], limit: 1 << 20)
+            guard let object = body["changes"] else { throw APIError.badRequest("give changes: the content of a changes file") }
+            let data = try JSONSerialization.data(withJSONObject: object)
+            let changes = try api { () throws(EditError) in try EditorJSON.changes(from: data) }
+            return try mutate { s throws(EditError) in
+                try s.replace(with: changes, source: "the changes file")
+                return "changes opened: \(changes.decisions.count) decision(s)"
+            }
+        }
+        router.post("/api/render") { [self] request, _ in
+            _ = try await edit(request, allowed: [])
+            try startRender()
+            return JSONResponse.make(EditorJSON.object(render.current), status: .accepted)
+        }
+        router.get("/api/render") { [self] request, _ in
+            _ = lease.touch(request.headers[leaseField])
+            return JSONResponse.make(EditorJSON.object(render.current))
+        }
+        router.get("/api/render/movie") { [self] _, _ in try movie() }
+    }
+
+    private var leaseField: HTTPFields.Element.Name { HTTPFields.Element.Name(Self.leaseHeader)! }
+
+    /// The body of an edit, once the lease is checked.
+    private func edit(_ request: Request, allowed: Set<String>, limit: Int = JSONRequest.bodyLimit) async throws -> [String: Any] {
+        let body = try await JSONRequest.body(request, allowed: allowed, limit: limit)
+        try api { () throws(EditError) in try lease.check(request.headers[leaseField]) }
+        return body
+    }
+
+    private func need(_ body: [String: Any], _ key: String) throws -> Double {
+        guard let v = try JSONRequest.number(body, key) else { throw APIError.badRequest("give \(key) (a number)") }
+        return v
+    }
+
+    /// Runs an edit; answers the script as it now stands, with a message.
+    private func mutate(_ change: (inout EditSession) throws(EditError) -> String) throws -> Response {
+        try session.withLock { s in
+            let message = try api { () throws(EditError) in try change(&s) }
+            var out = EditorJSON.script(s)
+            out["message"] = message
+            return JSONResponse.make(out)
+        }
+    }
+
+    /// A frame as JPEG: `?index=N` or `?time=S`, `&width=W` (at most the preview's).
+    private func frame(_ request: Request) async throws -> Response {
+        let q = request.uri.queryParameters
+        let (index, focus, fNumber) = try session.withLock { s throws -> (Int, Double, Double) in
+            let i: Int
+            if let text = q.get("index") {
+                guard let v = Int(text), v >= 0, v < s.frameCount else {
+                    throw APIError.badRequest("index must be a frame number in 0...\(s.frameCount - 1)")
+                }
+                i = v
+            } else if let text = q.get("time") {
+                guard let t = Double(text) else { throw APIError.badRequest("time must be a number of seconds") }
+                i = try api { () throws(EditError) in try s.frame(at: t) }
+            } else {
+                throw APIError.badRequest("give index (a frame number) or time (seconds)")
+            }
+            return (i, s.focus[i].disparity, s.script.fNumber)
+        }
+        let width = q.get("width").flatMap { Int($0) } ?? .max
+        guard width >= 16 else { throw APIError.badRequest("width must be at least 16") }
+        let jpeg = try await onWorker { [preview] in
+            try preview.jpeg(index: index, focusDisparity: focus, fNumber: fNumber, maxWidth: width)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "image/jpeg"
+        headers[.cacheControl] = "no-store"
+        headers[HTTPFields.Element.Name("X-Frame-Index")!] = String(index)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+    }
+
+    private func startRender() throws {
+        let (request, header, first, total) = try session.withLock { s throws -> (RenderGraph.Request, AssetHeader, AssetFrameRecord, Int) in
+            // The render follows the edits as they stand, saved or not: a copy of them beside the movie.
+            let changes = settings.renderOutput + ".changes.json"
+            try api { () throws(EditError) in
+                do { try s.changes.write(to: changes) } catch { throw EditError(.invalid, "\(error)") }
+            }
+            var r = RenderGraph.Request(asset: s.assetPath, output: settings.renderOutput)
+            r.changes = changes
+            r.quality = settings.renderQuality
+            return (r, s.header, s.records[0], s.frameCount)
+        }
+        try api { () throws(EditError) in try render.start(request, header: header, first: first, total: total) }
+    }
+
+    private func movie() throws -> Response {
+        let status = render.current
+        guard status.state == "done", let path = status.output, let data = FileManager.default.contents(atPath: path) else {
+            throw APIError(.notFound, status.state == "running" ? "the render is still running" : "no rendered movie yet: press Render")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = path.hasSuffix(".mkv") ? "video/x-matroska" : "video/mp4"
+        headers[.contentDisposition] = "attachment; filename=\"\(URL(fileURLWithPath: path).lastPathComponent)\""
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Runs `work` on the preview's queue.
+    private func onWorker<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
+            work.async {
+                do { c.resume(returning: try body()) } catch let e as EditError { c.resume(throwing: Self.apiError(e)) } catch {
+                    c.resume(throwing: APIError(.internalServerError, "\(error)"))
+                }
+            }
+        }
+    }
+
+    /// `body`'s ``EditError`` as the API's answer (400, 404, 409).
+    private func api<T>(_ body: () throws(EditError) -> T) throws -> T {
+        do { return try body() } catch { throw Self.apiError(error) }
+    }
+
+    static func apiError(_ e: EditError) -> APIError {
+        switch e.kind {
+        case .invalid: return APIError(.badRequest, e.message)
+        case .notFound: return APIError(.notFound, e.message)
+        case .conflict: return APIError(.conflict, e.message)
+        }
+    }
+}
+
+extension EditorServer {
+    /// True when the edits have not been saved.
+    public var isDirty: Bool { session.withLock { $0.isDirty } }
+}

@@ -1,0 +1,154 @@
+// TakePreview: the editor's picture — any frame of the take at preview size, with the bokeh of
+// the current focus and aperture burned in, as JPEG. Decodes near the keyframe and keeps a
+// small cache of preview-size frames, so scrubbing back and forth decodes little.
+import CineGStreamer
+import CineMedia
+import CineViewfinder
+import CineVision
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Renders frames of one asset for the editor: seek, decode (video and disparity in parallel),
+/// scale to the preview size, cache, bokeh, JPEG. Thread-safe: requests are served one at a time.
+public final class TakePreview: Sendable {
+    /// Counters since the preview opened.
+    public struct Statistics: Sendable, Codable {
+        /// Frames served, and of those found in the cache.
+        public var frames = 0
+        public var cacheHits = 0
+        /// Keyframe seeks and frames decoded (video track).
+        public var seeks = 0
+        public var decoded = 0
+    }
+
+    /// The preview size (the reference view scaled to at most ``maxWidth`` wide).
+    public let width: Int
+    public let height: Int
+    /// The widest preview served.
+    public static let maxWidth = 960
+    /// Frames the cache holds (each 1–2 MB at 960×540).
+    public static let cacheFrames = 120
+
+    private struct Entry {
+        var video: Image
+        var disparity: Image
+    }
+
+    private struct State {
+        var video: TrackCursor
+        var disparity: TrackCursor
+        var cache: [Int: Entry] = [:]
+        var order: [Int] = []
+        var renderer = BokehRenderer()
+        var statistics = Statistics()
+    }
+
+    private let header: AssetHeader
+    private let state: Mutex<State>
+    private let encoder = JPEGEncoder(quality: 80)
+    private let resizer = ImageResizer()
+
+    /// Opens the video and disparity tracks of the asset at `path`.
+    /// - Throws: when the asset has no disparity track or a track cannot be opened.
+    public init(path: String, header: AssetHeader, times: [Int64]) throws {
+        guard header.disparityWidth != nil else {
+            throw EditError(.invalid, "\(path) has no disparity track: record it with the asset node's disparity input connected")
+        }
+        self.header = header
+        let w = max(2, min(header.referenceWidth, Self.maxWidth) & ~1)
+        width = w
+        height = max(2, Int((Double(header.referenceHeight) * Double(w) / Double(header.referenceWidth)).rounded()) & ~1)
+        state = Mutex(State(video: try TrackCursor(path: path, track: .video, times: times),
+                            disparity: try TrackCursor(path: path, track: .disparity, times: times,
+                                                       allKeyframes: header.disparityKeyframeInterval == 1)))
+    }
+
+    /// Counters since the preview opened.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Frame `index` with focus at `focusDisparity` and f/`fNumber`, as JPEG at most `maxWidth` wide.
+    public func jpeg(index: Int, focusDisparity: Double, fNumber: Double, maxWidth: Int = .max) throws -> [UInt8] {
+        try state.withLock { s throws -> [UInt8] in
+            let entry = try Self.entry(index, &s, header: header, size: (width, height), resizer: resizer)
+            let map = DisparityMap(quantized: entry.disparity, scale: header.disparityScale,
+                                   referenceWidth: header.referenceWidth, referenceHeight: header.referenceHeight)
+            let rendered = try s.renderer.render(entry.video, disparity: map, focusDisparity: focusDisparity, fNumber: fNumber)
+            guard let jpeg = encoder.encode(rendered, maxWidth: maxWidth) else {
+                throw EditError(.invalid, "the preview frame cannot be encoded")
+            }
+            return jpeg
+        }
+    }
+
+    /// The disparity (full-resolution pixels) at normalised point (`x`, `y`) of frame `index`,
+    /// `nil` where the map has no valid sample.
+    public func disparity(index: Int, x: Double, y: Double) throws -> Double? {
+        try state.withLock { s throws -> Double? in
+            let entry = try Self.entry(index, &s, header: header, size: (width, height), resizer: resizer)
+            let map = DisparityMap(quantized: entry.disparity, scale: header.disparityScale,
+                                   referenceWidth: header.referenceWidth, referenceHeight: header.referenceHeight)
+            return map.disparity(atNormalized: x, y).map(Double.init)
+        }
+    }
+
+    /// The cached entry for `index`, decoding (both tracks at once) when it is not cached.
+    private static func entry(_ index: Int, _ s: inout State, header: AssetHeader, size: (Int, Int),
+                              resizer: ImageResizer) throws -> Entry {
+        s.statistics.frames += 1
+        if let hit = s.cache[index] {
+            s.statistics.cacheHits += 1
+            if let k = s.order.firstIndex(of: index) { s.order.remove(at: k) }
+            s.order.append(index)
+            return hit
+        }
+        // Both tracks decode at once; each keeps what it decoded on the way, at preview size.
+        let videos = Mutex<[Int: Image]>([:]), maps = Mutex<[Int: Image]>([:])
+        let failure = Mutex<(any Error)?>(nil)
+        nonisolated(unsafe) let video = s.video, disparity = s.disparity
+        DispatchQueue.concurrentPerform(iterations: 2) { job in
+            do {
+                if job == 0 {
+                    _ = try video.image(at: index) { i, image in
+                        let small = image.width == size.0 ? image.copy() : resizer.resize(image, width: size.0, height: size.1)
+                        videos.withLock { $0[i] = small }
+                    }
+                } else {
+                    _ = try disparity.image(at: index) { i, image in maps.withLock { $0[i] = Self.decimated(image, toWidth: size.0) } }
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        s.statistics.seeks = s.video.seeks
+        s.statistics.decoded = s.video.decoded
+        let v = videos.withLock { $0 }, m = maps.withLock { $0 }
+        for (i, image) in v {
+            guard let map = m[i] else { continue }
+            if s.cache[i] == nil { s.order.append(i) }
+            s.cache[i] = Entry(video: image, disparity: map)
+        }
+        while s.order.count > cacheFrames, let oldest = s.order.first, oldest != index {
+            s.order.removeFirst()
+            s.cache[oldest] = nil
+        }
+        guard let entry = s.cache[index] else { throw EditError(.notFound, "frame \(index) could not be decoded") }
+        return entry
+    }
+
+    /// A gray16 disparity map no wider than `width`: every k-th sample of every k-th row (a
+    /// disparity is not averaged across a depth edge). A copy either way: the cache keeps it.
+    static func decimated(_ map: Image, toWidth width: Int) -> Image {
+        let k = max(1, map.width / max(1, width))
+        if k == 1 { return map.copy() }
+        let w = map.width / k, h = map.height / k
+        let out = Image(width: w, height: h, format: .gray16)
+        let src = map.plane(0), dst = out.plane(0)
+        for y in 0..<h {
+            let a = src.row(y * k, as: UInt16.self), b = dst.row(y, as: UInt16.self)
+            for x in 0..<w { b[x] = a[x * k] }
+        }
+        return out
+    }
+}

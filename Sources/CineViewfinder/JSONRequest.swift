@@ -1,0 +1,68 @@
+// JSONRequest: reading a JSON request body field by field — unknown fields refused, numbers,
+// whole numbers, booleans and text told apart — for the control API and the editor's API.
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Reads JSON request bodies; every refusal is an ``APIError`` (400 or 413) saying what to send.
+package enum JSONRequest {
+    /// Largest request body accepted unless a route says otherwise.
+    package static let bodyLimit = 16 * 1024
+
+    /// The JSON object in the request body (empty body = `{}`), refusing unknown fields.
+    package static func body(_ request: Request, allowed: Set<String>, limit bodyLimit: Int = bodyLimit) async throws -> [String: Any] {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
+            throw APIError(.contentTooLarge, "the body is \(length) bytes; the limit is \(bodyLimit)")
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: bodyLimit) } catch {
+            throw APIError(.contentTooLarge, "the body is larger than \(bodyLimit) bytes")
+        }
+        if buffer.readableBytes == 0 { return [:] }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) } catch {
+            throw APIError.badRequest("the body is not valid JSON")
+        }
+        guard let dict = object as? [String: Any] else { throw APIError.badRequest("the body must be a JSON object") }
+        let unknown = Set(dict.keys).subtracting(allowed).sorted()
+        if let first = unknown.first {
+            throw APIError.badRequest(
+                "unknown field '\(first)'"
+                    + (allowed.isEmpty
+                        ? "; this request takes no fields" : "; expected \(allowed.sorted().joined(separator: ", "))"))
+        }
+        return dict
+    }
+
+    /// Whether JSON gave `true`/`false` (an NSNumber of C type `char`), not a number.
+    package static func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
+
+    package static func number(_ body: [String: Any], _ key: String) throws -> Double? {
+        guard let v = body[key] else { return nil }
+        guard let n = v as? NSNumber, !isBool(n), n.doubleValue.isFinite else {
+            throw APIError.badRequest("\(key) must be a number")
+        }
+        return n.doubleValue
+    }
+
+    package static func integer(_ body: [String: Any], _ key: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let d = try number(body, key) else { return nil }
+        guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            throw APIError.badRequest("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return Int(d)
+    }
+
+    package static func bool(_ body: [String: Any], _ key: String) throws -> Bool? {
+        guard let v = body[key] else { return nil }
+        guard let n = v as? NSNumber, isBool(n) else { throw APIError.badRequest("\(key) must be true or false") }
+        return n.boolValue
+    }
+
+    package static func string(_ body: [String: Any], _ key: String) throws -> String? {
+        guard let v = body[key] else { return nil }
+        guard let s = v as? String else { throw APIError.badRequest("\(key) must be a string") }
+        return s
+    }
+}
