@@ -2,6 +2,7 @@
 // no build step, nothing fetched from the internet) — the frame at the playhead with its
 // rectangles, the timeline (focus plot, subject lanes, decision markers), aperture, undo / redo,
 // save, render.
+import CineViewfinder
 import Foundation
 import Hummingbird
 
