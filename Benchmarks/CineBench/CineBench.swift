@@ -79,6 +79,7 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "latency" { return try runLatencyBench() }  // `CineBench latency`
         if CommandLine.arguments.dropFirst().first == "bokeh" { return try runBokehBench() }  // `CineBench bokeh`
         if CommandLine.arguments.dropFirst().first == "mono" { return try runMonoBench() }  // `CineBench mono`
+        if CommandLine.arguments.dropFirst().first == "edit" { return try runEditBench() }  // `CineBench edit`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 
@@ -179,6 +180,7 @@ struct CineBench {
         try runViewfinderBench()
         try runLatencyBench()
         try runMonoBench()
+        try runEditBench()
         printSummaryTable()
     }
 }

@@ -27,8 +27,12 @@ public final class TakePreview: Sendable {
     public let height: Int
     /// The widest preview served.
     public static let maxWidth = 960
-    /// Frames the cache holds (each 1–2 MB at 960×540).
+    /// Frames each cache (video, disparity) holds: about 0.8 MB per video frame at 960×540,
+    /// up to 1 MB per map.
     public static let cacheFrames = 120
+
+    /// Video frames decoded on the way to a target that are kept, counting the target.
+    static let keptBeforeTarget = 8
 
     private struct Entry {
         var video: Image
@@ -38,8 +42,8 @@ public final class TakePreview: Sendable {
     private struct State {
         var video: TrackCursor
         var disparity: TrackCursor
-        var cache: [Int: Entry] = [:]
-        var order: [Int] = []
+        var videos = FrameCache<Image>(capacity: TakePreview.cacheFrames)
+        var maps = FrameCache<Image>(capacity: TakePreview.cacheFrames)
         var renderer = BokehRenderer()
         var statistics = Statistics()
     }
@@ -92,29 +96,33 @@ public final class TakePreview: Sendable {
         }
     }
 
-    /// The cached entry for `index`, decoding (both tracks at once) when it is not cached.
+    /// Frame `index` at preview size and its disparity map: from the caches, else decoded (the
+    /// two tracks at once). The video frames decoded just before it are kept, so a short
+    /// scrub back decodes no video.
     private static func entry(_ index: Int, _ s: inout State, header: AssetHeader, size: (Int, Int),
                               resizer: ImageResizer) throws -> Entry {
         s.statistics.frames += 1
-        if let hit = s.cache[index] {
+        let cachedVideo = s.videos.get(index), cachedMap = s.maps.get(index)
+        if let cachedVideo, let cachedMap {
             s.statistics.cacheHits += 1
-            if let k = s.order.firstIndex(of: index) { s.order.remove(at: k) }
-            s.order.append(index)
-            return hit
+            return Entry(video: cachedVideo, disparity: cachedMap)
         }
-        // Both tracks decode at once; each keeps what it decoded on the way, at preview size.
-        let videos = Mutex<[Int: Image]>([:]), maps = Mutex<[Int: Image]>([:])
+        let videos = Mutex<[(Int, Image)]>([]), maps = Mutex<[(Int, Image)]>([])
         let failure = Mutex<(any Error)?>(nil)
         nonisolated(unsafe) let video = s.video, disparity = s.disparity
-        DispatchQueue.concurrentPerform(iterations: 2) { job in
+        let jobs = [cachedVideo == nil ? 0 : nil, cachedMap == nil ? 1 : nil].compactMap { $0 }
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
             do {
-                if job == 0 {
-                    _ = try video.image(at: index) { i, image in
+                if jobs[k] == 0 {
+                    // The frames just before the target are worth keeping (a scrub back);
+                    // copying and scaling the whole keyframe interval would cost more than it saves.
+                    _ = try video.image(at: index, keep: Self.keptBeforeTarget) { i, image in
                         let small = image.width == size.0 ? image.copy() : resizer.resize(image, width: size.0, height: size.1)
-                        videos.withLock { $0[i] = small }
+                        videos.withLock { $0.append((i, small)) }
                     }
                 } else {
-                    _ = try disparity.image(at: index) { i, image in maps.withLock { $0[i] = Self.decimated(image, toWidth: size.0) } }
+                    let map = try disparity.image(at: index) { _, _ in }
+                    maps.withLock { $0.append((index, Self.decimated(map, toWidth: size.0))) }
                 }
             } catch {
                 failure.withLock { $0 = error }
@@ -123,18 +131,12 @@ public final class TakePreview: Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
         s.statistics.seeks = s.video.seeks
         s.statistics.decoded = s.video.decoded
-        let v = videos.withLock { $0 }, m = maps.withLock { $0 }
-        for (i, image) in v {
-            guard let map = m[i] else { continue }
-            if s.cache[i] == nil { s.order.append(i) }
-            s.cache[i] = Entry(video: image, disparity: map)
+        for (i, image) in videos.withLock({ $0 }) { s.videos.put(i, image) }
+        for (i, map) in maps.withLock({ $0 }) { s.maps.put(i, map) }
+        guard let v = cachedVideo ?? s.videos.get(index), let m = cachedMap ?? s.maps.get(index) else {
+            throw EditError(.notFound, "frame \(index) could not be decoded")
         }
-        while s.order.count > cacheFrames, let oldest = s.order.first, oldest != index {
-            s.order.removeFirst()
-            s.cache[oldest] = nil
-        }
-        guard let entry = s.cache[index] else { throw EditError(.notFound, "frame \(index) could not be decoded") }
-        return entry
+        return Entry(video: v, disparity: m)
     }
 
     /// A gray16 disparity map no wider than `width`: every k-th sample of every k-th row (a

@@ -12,8 +12,10 @@ final class TrackCursor {
     private let times: [Int64]
     /// The last frame read and its index.
     private var last: (index: Int, image: Image)?
-    /// Frames ahead of the last that are reached by decoding on rather than by seeking.
-    static let decodeAhead = 40
+    /// Frames ahead of the last that are reached by decoding on rather than by seeking: a
+    /// little less than a keyframe interval for video; for a track of keyframes only, the next
+    /// frame alone (a seek decodes one frame, decoding on decodes each one between).
+    private var decodeAhead: Int { allKeyframes ? 1 : 12 }
     /// Seeks made (for the statistics).
     private(set) var seeks = 0
     /// Frames decoded.
@@ -26,25 +28,29 @@ final class TrackCursor {
     /// Opens `track` of `path`; `times` are the take's frame times (nanoseconds, ascending);
     /// `allKeyframes` when every frame of the track decodes alone.
     init(path: String, track: AssetTrackReader.Track, times: [Int64], allKeyframes: Bool = false) throws {
-        reader = try AssetTrackReader(path: path, track: track, pool: ImagePool())
+        reader = try AssetTrackReader(path: path, track: track, pool: ImagePool(), seeking: true)
         self.times = times
         self.allKeyframes = allKeyframes
     }
 
-    /// Frame `index`; `visit` sees every frame decoded to reach it (`index` last), with its index.
-    func image(at index: Int, visit: (Int, Image) -> Void) throws -> Image {
+    /// Frame `index`; `visit` sees the frames decoded to reach it that lie fewer than `keep`
+    /// frames before it (`index` last), with their indices. The others are decoded, not copied.
+    func image(at index: Int, keep: Int = 1, visit: (Int, Image) -> Void) throws -> Image {
         if let last, last.index == index { return last.image }
-        if last == nil || index < last!.index || index - last!.index > Self.decodeAhead {
+        if last == nil || index < last!.index || index - last!.index > decodeAhead {
             let t = Timestamp(nanoseconds: times[index])
             if allKeyframes { try reader.seekSkippingDecode(to: t) } else { try reader.seek(toKeyframeBefore: t) }
             seeks += 1
             last = nil
         }
+        let times = self.times
         while true {
-            guard let (image, t) = try reader.nextImage(timeout: 10) else {
+            guard let (image, t) = try reader.nextImage(timeout: 10, copyIf: { index - FrameTimes.nearest($0.nanoseconds, in: times) < keep })
+            else {
                 throw EditError(.notFound, "frame \(index) is past the end of the track")
             }
             decoded += 1
+            guard let image else { continue }
             let i = FrameTimes.nearest(t.nanoseconds, in: times)
             last = (i, image)
             visit(i, image)

@@ -60,6 +60,23 @@ public final class AppSinkReader: @unchecked Sendable {
     /// - Throws: the pipeline's error, or an error when the frame's format is not one
     ///   ``PixelFormat`` knows.
     public func next(timeout seconds: Double) throws -> ReadResult {
+        switch try next(timeout: seconds, copyIf: { _ in true }) {
+        case .frame(let image?, let t): return .frame(image, t)
+        case .frame(nil, _), .timeout: return .timeout
+        case .endOfStream: return .endOfStream
+        }
+    }
+
+    /// What ``next(timeout:copyIf:)`` read: a frame, its pixels only when they were copied.
+    public enum Pull: Sendable {
+        case frame(Image?, Timestamp)
+        case timeout
+        case endOfStream
+    }
+
+    /// Waits up to `seconds` for the next frame, and copies its pixels only when `keep` says so
+    /// for its timestamp (a seek decoding its way to a frame skips the copies it would discard).
+    public func next(timeout seconds: Double, copyIf keep: (Timestamp) -> Bool) throws -> Pull {
         try pipeline.checkForErrors()
         let timeout = GstClockTime(max(0, seconds) * 1e9)
         guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), timeout) else {
@@ -77,7 +94,6 @@ public final class AppSinkReader: @unchecked Sendable {
             return .timeout
         }
         try adopt(caps)
-        let image = try copy(buffer)
         let pts = cg_buffer_pts(buffer)
         let timestamp: Timestamp
         if pts != CG_CLOCK_TIME_NONE {
@@ -86,7 +102,7 @@ public final class AppSinkReader: @unchecked Sendable {
             timestamp = Timestamp(frame: framesRead, fps: frameRate ?? 30)
         }
         framesRead += 1
-        return .frame(image, timestamp)
+        return .frame(keep(timestamp) ? try copy(buffer) : nil, timestamp)
     }
 
     /// Parses `caps` when they differ from the last frame's.

@@ -64,7 +64,8 @@ public final class AssetWriter: @unchecked Sendable {
         let x264 = options.quality == "lossless"
             ? "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=quant quantizer=0"
             : "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=qual quantizer=18"
-        let keyInterval = max(1, Int(header.fps.rounded()))
+        // A keyframe every half second: the editor reaches any frame by decoding at most 15 (at 30 fps).
+        let keyInterval = max(1, Int((header.fps / 2).rounded()))
         var d = "matroskamux name=mux writing-app=cinegraph ! \(MovieFormat.writeBehindQueue) ! filesink location=\(Pipeline.quoted(path)) "
         d += "appsrc name=video ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! videoconvert ! "
         d += "video/x-raw,format=I420 ! \(x264) key-int-max=\(keyInterval) ! h264parse ! queue ! mux.video_%u "

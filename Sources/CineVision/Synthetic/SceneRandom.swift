@@ -3,26 +3,26 @@
 
 /// SplitMix64: tiny, fast and identical on every platform and Swift version, so a seed always
 /// gives the same scene. (The standard library's `random(in:using:)` algorithms may change.)
-struct SceneRandom {
+public struct SceneRandom: Sendable {
     private var state: UInt64
 
     /// Creates a generator; equal seeds give equal sequences.
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return SceneRandom.mix(state)
     }
 
     /// A uniform value in `0 ..< 1`.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// A uniform value in `lo ..< hi`.
     mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
 
     /// A uniform integer in `0 ..< count`.
-    mutating func index(below count: Int) -> Int { Int(next() % UInt64(count)) }
+    public mutating func index(below count: Int) -> Int { Int(next() % UInt64(count)) }
 
     /// The numbers `0 ..< count` in a random order (Fisher–Yates).
     mutating func permutation(of count: Int) -> [Int] {
