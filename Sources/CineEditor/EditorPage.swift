@@ -131,7 +131,7 @@ enum EditorPage {
           try {
             lease = '';
             lease = (await api('POST', '/api/claim', { force })).lease;
-            $('banner').className = ''; cg.lease = lease;
+            $('banner').className = ''; $('toast').className = ''; cg.lease = lease;
           } catch (e) { lease = ''; }
         }
 

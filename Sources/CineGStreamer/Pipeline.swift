@@ -145,6 +145,8 @@ public final class Pipeline: @unchecked Sendable {
     ///
     /// - Throws: ``GStreamerError`` when the pipeline refuses the seek (a stream without an index).
     public func seek(toNanoseconds nanoseconds: Int64, keyUnit: Bool) throws {
+        // A pipeline still prerolling refuses seeks: let its state change finish first (up to 10 s).
+        _ = gst_element_get_state(element, nil, nil, 10_000_000_000)
         let flags = keyUnit
             ? GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_BEFORE.rawValue
             : GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue

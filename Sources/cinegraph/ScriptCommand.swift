@@ -156,7 +156,9 @@ struct ScriptCommand: ParsableCommand {
         for id in tracks.keys.sorted() {
             let t = tracks[id]!
             let median = t.d.isEmpty ? "—" : String(format: "%.1f px", t.d.sorted()[t.d.count / 2])
-            print(String(format: "  id %-4d %-14@ group %-4d %6.2f – %6.2f s  %5d frames  disparity %@", id, t.type, t.group,
+            // Text columns padded in Swift: Foundation on Linux ignores the width of `%@`.
+            print(String(format: "  id %-4d %@ group %-4d %6.2f – %6.2f s  %5d frames  disparity %@", id,
+                         t.type.padding(toLength: 14, withPad: " ", startingAt: 0), t.group,
                          Double(t.first) / 1e9, Double(t.last) / 1e9, t.frames, median))
         }
         print("recorded decisions:")
@@ -178,7 +180,7 @@ struct ScriptCommand: ParsableCommand {
         case .disparity(let v): target = String(format: "fixed plane at disparity %.2f px", v)
         }
         let kind = d.kind == .base ? "automatic" : d.kind == .weakUser ? "weak" : "strong"
-        return String(format: "%8.3f s  %-9@ %@", d.time.seconds, kind, target)
+        return String(format: "%8.3f s  %@ %@", d.time.seconds, kind.padding(toLength: 9, withPad: " ", startingAt: 0), target)
     }
 }
 

@@ -25,7 +25,7 @@ public struct SceneRandom: Sendable {
     public mutating func index(below count: Int) -> Int { Int(next() % UInt64(count)) }
 
     /// The numbers `0 ..< count` in a random order (Fisher–Yates).
-    mutating func permutation(of count: Int) -> [Int] {
+    public mutating func permutation(of count: Int) -> [Int] {
         var values = Array(0..<count)
         for i in stride(from: count - 1, to: 0, by: -1) { values.swapAt(i, index(below: i + 1)) }
         return values
