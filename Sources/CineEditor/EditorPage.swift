@@ -79,6 +79,7 @@ enum EditorPage {
             <input id="aperture" type="range" min="0" max="1000" step="1" aria-label="aperture"></label>
           <label class="button" title="Open a changes file">Open…<input id="open" type="file" accept=".json,application/json"></label>
           <button id="save" title="Save the changes file (Ctrl+S)">Save</button>
+          <button id="export" title="Write the take's disparity and depth as 16-bit PNG and PFM sequences for other tools">Export depth</button>
           <button id="render" class="primary" title="Render the movie with these decisions">Render</button>
         </header>
         <main>
@@ -319,6 +320,11 @@ enum EditorPage {
         $('undo').onclick = () => edit('POST', '/api/undo', {});
         $('redo').onclick = () => edit('POST', '/api/redo', {});
         $('save').onclick = () => edit('POST', '/api/save', {});
+        $('export').onclick = async () => {
+          $('export').disabled = true; toast('exporting depth…');
+          try { const r = await api('POST', '/api/export', {}); cg.exported = r; toast(r.message); } catch (e) {}
+          $('export').disabled = false;
+        };
         $('takeover').onclick = async () => { await claim(true); await reload(); };
         $('open').addEventListener('change', async () => {
           const file = $('open').files[0]; $('open').value = '';

@@ -32,9 +32,14 @@ public final class EditorServer: Sendable {
         public var renderOutput: String
         /// Bokeh quality of the render.
         public var renderQuality = "standard"
+        /// The folder the Export button writes the depth sequences into.
+        public var exportFolder: String
 
-        /// Settings that render to `renderOutput`.
-        public init(renderOutput: String) { self.renderOutput = renderOutput }
+        /// Settings that render to `renderOutput` and export depth into `exportFolder`.
+        public init(renderOutput: String, exportFolder: String) {
+            self.renderOutput = renderOutput
+            self.exportFolder = exportFolder
+        }
     }
 
     /// The header a page sends its lease in.
@@ -54,6 +59,8 @@ public final class EditorServer: Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Frames are rendered off the server's event loops, one at a time.
     private let work = DispatchQueue(label: "cinegraph.edit.preview")
+    /// Depth exports run on their own queue (one at a time), so frames keep coming meanwhile.
+    private let exporting = DispatchQueue(label: "cinegraph.edit.export")
 
     /// Starts serving `session`; returns once the socket is bound.
     /// - Throws: `invalid` when the address cannot be bound.
@@ -197,6 +204,19 @@ public final class EditorServer: Sendable {
             return JSONResponse.make(EditorJSON.object(render.current))
         }
         router.get("/api/render/movie") { [self] _, _ in try movie() }
+        router.post("/api/export") { [self] request, _ in
+            _ = try await edit(request, allowed: [])
+            let asset = session.withLock { $0.assetPath }, folder = settings.exportFolder
+            let summary = try await onQueue(exporting) {
+                var exporter = DepthExporter(asset: asset)
+                exporter.metadata = true
+                return try exporter.export(to: folder)
+            }
+            return JSONResponse.make([
+                "folder": folder, "frames": summary.frames, "hasDepth": summary.hasDepth,
+                "message": "exported \(summary.frames) frames of disparity\(summary.hasDepth ? " and depth" : "") to \(folder)",
+            ])
+        }
     }
 
     private var leaseField: HTTPFields.Element.Name { HTTPFields.Element.Name(Self.leaseHeader)! }
@@ -279,10 +299,15 @@ public final class EditorServer: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// Runs `work` on the preview's queue.
+    /// Runs `body` on the preview's queue.
     private func onWorker<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await onQueue(work, body)
+    }
+
+    /// Runs `body` on `queue`; its errors become the API's answers.
+    private func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
-            work.async {
+            queue.async {
                 do { c.resume(returning: try body()) } catch let e as EditError { c.resume(throwing: Self.apiError(e)) } catch {
                     c.resume(throwing: APIError(.internalServerError, "\(error)"))
                 }

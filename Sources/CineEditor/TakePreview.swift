@@ -45,6 +45,8 @@ public final class TakePreview: Sendable {
         var videos = FrameCache<Image>(capacity: TakePreview.cacheFrames)
         var maps = FrameCache<Image>(capacity: TakePreview.cacheFrames)
         var renderer = BokehRenderer()
+        /// The rendered frames' buffers, reused from one request to the next.
+        let pool = ImagePool(limit: 4)
         var statistics = Statistics()
     }
 
@@ -77,7 +79,8 @@ public final class TakePreview: Sendable {
             let entry = try Self.entry(index, &s, header: header, size: (width, height), resizer: resizer)
             let map = DisparityMap(quantized: entry.disparity, scale: header.disparityScale,
                                    referenceWidth: header.referenceWidth, referenceHeight: header.referenceHeight)
-            let rendered = try s.renderer.render(entry.video, disparity: map, focusDisparity: focusDisparity, fNumber: fNumber)
+            let rendered = try s.renderer.render(entry.video, disparity: map, focusDisparity: focusDisparity, fNumber: fNumber,
+                                                 pool: s.pool)
             guard let jpeg = encoder.encode(rendered, maxWidth: maxWidth) else {
                 throw EditError(.invalid, "the preview frame cannot be encoded")
             }

@@ -47,7 +47,7 @@ struct EditCommand: ParsableCommand {
             let session = try EditSession(assetPath: asset, header: header, records: records,
                                           changesPath: changes ?? base + ".changes.json")
             let preview = try TakePreview(path: asset, header: header, times: records.map(\.time))
-            var settings = EditorServer.Settings(renderOutput: output ?? base + ".edit.mp4")
+            var settings = EditorServer.Settings(renderOutput: output ?? base + ".edit.mp4", exportFolder: base + ".depth")
             settings.address = address
             settings.port = port
             settings.token = token

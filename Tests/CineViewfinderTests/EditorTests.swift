@@ -142,7 +142,7 @@ import Testing
         let (folder, asset) = try Self.recordTake("api")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (session, preview) = try Self.open(asset, changes: folder + "/take.cine.changes.json")
-        var settings = EditorServer.Settings(renderOutput: folder + "/out.mp4")
+        var settings = EditorServer.Settings(renderOutput: folder + "/out.mp4", exportFolder: folder + "/depth")
         settings.port = 0
         let server = try EditorServer(session: session, preview: preview, settings: settings)
         defer { server.stop() }
@@ -178,7 +178,7 @@ import Testing
         let changes = folder + "/take.cine.changes.json"
         let (session, preview) = try Self.open(asset, changes: changes)
         let (i, d, other) = try #require(Self.target(session), "no frame with a tappable subject")
-        var settings = EditorServer.Settings(renderOutput: folder + "/edited.mp4")
+        var settings = EditorServer.Settings(renderOutput: folder + "/edited.mp4", exportFolder: folder + "/depth")
         settings.port = 0
         let server = try EditorServer(session: session, preview: preview, settings: settings)
         defer { server.stop() }
@@ -221,6 +221,13 @@ import Testing
         try await browser.screenshot("edit-other-tab")
         try await browser.click("#takeover")
         try await eventually(10, "the banner gone") { try await page(browser, "document.getElementById('banner').className") as? String == "" }
+
+        // Export depth: every frame's disparity for other tools, with the camera sidecar.
+        try await browser.click("#export")
+        try await eventually(60, "the depth export") { try await page(browser, "cg.exported && cg.exported.frames") as? Int == session.frameCount }
+        for file in ["camera.json", "metadata.jsonl", "disparity-000000.png", String(format: "disparity-%06d.pfm", session.frameCount - 1)] {
+            #expect(FileManager.default.fileExists(atPath: folder + "/depth/" + file), "\(file) not exported")
+        }
 
         // Render: progress, then the movie; sharp on the subject, blurred on the other.
         try await browser.click("#render")
