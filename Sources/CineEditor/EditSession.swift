@@ -271,7 +271,8 @@ public struct EditSession: Sendable {
         }
     }
 
-    static func present(in record: AssetFrameRecord) -> String {
+    /// The detections of a frame, for messages: `id 1 (humanFace, group 1), …` or `no detections`.
+    public static func present(in record: AssetFrameRecord) -> String {
         if record.detections.isEmpty { return "no detections" }
         return record.detections.sorted { $0.id < $1.id }.map { "id \($0.id) (\($0.type.rawValue), group \($0.groupID))" }
             .joined(separator: ", ")

@@ -109,9 +109,6 @@ public final class EditorServer: Sendable {
         _ = done.wait(timeout: .now() + 5)
     }
 
-    /// Blocks until the server stops.
-    public func wait() { done.wait() }
-
     // MARK: - Routes
 
     private func addRoutes(_ router: Router<BasicRequestContext>) {

@@ -1,6 +1,7 @@
 // `cinegraph script`: change your mind about focus after the take — list the recorded script,
 // add or remove user decisions, set the aperture — in a changes file; the asset is never touched.
 import ArgumentParser
+import CineEditor
 import CineGStreamer
 import CineMedia
 import CineVision
@@ -111,13 +112,13 @@ struct ScriptCommand: ParsableCommand {
                 let when = seen.isEmpty ? "it is never detected in this take"
                     : String(format: "it is there from %.3f to %.3f s", Double(seen.first!) / 1e9, Double(seen.last!) / 1e9)
                 throw ToolError(String(format: "detection %d is not in the frame at %.3f s (%@); there: %@", id, time, when,
-                                       present(in: nearest)))
+                                       EditSession.present(in: nearest)))
             }
             target = .detection(id)
         } else if let group {
             guard nearest.detections.contains(where: { $0.groupID == group }) else {
                 throw ToolError(String(format: "no subject with group %d in the frame at %.3f s; there: %@", group, time,
-                                       present(in: nearest)))
+                                       EditSession.present(in: nearest)))
             }
             target = .group(group)
         } else {
@@ -127,12 +128,6 @@ struct ScriptCommand: ParsableCommand {
             target = .disparity(disparity)
         }
         return FocusDecision(time: t, target: target, kind: strong ? .strongUser : .weakUser)
-    }
-
-    private func present(in record: AssetFrameRecord) -> String {
-        if record.detections.isEmpty { return "no detections" }
-        return record.detections.sorted { $0.id < $1.id }.map { "id \($0.id) (\($0.type.rawValue), group \($0.groupID))" }
-            .joined(separator: ", ")
     }
 
     private func list(header: AssetHeader, records: [AssetFrameRecord], changes: ScriptChanges) {

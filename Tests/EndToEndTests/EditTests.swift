@@ -8,19 +8,7 @@ import Testing
 #endif
 
 @Suite(.serialized) struct EditTests {
-    private func recordTake(_ dir: String) throws -> String {
-        let asset = dir + "/take.cine.mkv"
-        try """
-            nodes:
-              camera: { kind: synthetic, size: 320x180, live: false, duration: 6s, fps: 15, seed: 3 }
-              focus: { kind: focus, detections: camera.detections, disparity: camera.disparity }
-              asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: focus.detections,
-                       focus: focus.focus, path: "\(asset)", fps: 15 }
-            """.write(toFile: dir + "/record.conf", atomically: true, encoding: .utf8)
-        let r = try cinegraph(["run", dir + "/record.conf", "--quiet"], timeout: 120)
-        #expect(r.status == 0, "\(r.stderr)")
-        return asset
-    }
+    private func recordTake(_ dir: String) throws -> String { try recordSyntheticTake(dir, seconds: 6) }
 
     private func call(_ base: URL, _ method: String, _ path: String, _ json: String? = nil, lease: String? = nil) async throws
         -> (status: Int, json: [String: Any])

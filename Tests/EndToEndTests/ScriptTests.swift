@@ -19,22 +19,8 @@ private struct Line: Decodable {
 }
 
 @Suite(.serialized) struct ScriptTests {
-    /// An 8 s take of the synthetic scene, focus decided live by the automatic engine on the
-    /// ground-truth detections (the recorded decisions: a fixed plane, then 1, 3 at 4.8 s, 1 again).
-    private func recordTake(_ dir: String) throws -> String {
-        let asset = dir + "/take.cine.mkv"
-        let conf = dir + "/record.conf"
-        try """
-            nodes:
-              camera: { kind: synthetic, size: 320x180, live: false, duration: 8s, fps: 15, seed: 3 }
-              focus: { kind: focus, detections: camera.detections, disparity: camera.disparity }
-              asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: focus.detections,
-                       focus: focus.focus, path: "\(asset)", fps: 15 }
-            """.write(toFile: conf, atomically: true, encoding: .utf8)
-        let r = try cinegraph(["run", conf, "--quiet"], timeout: 120)
-        #expect(r.status == 0, "\(r.stderr)")
-        return asset
-    }
+    /// An 8 s take (the recorded decisions: a fixed plane, then 1, 3 at 4.8 s, 1 again).
+    private func recordTake(_ dir: String) throws -> String { try recordSyntheticTake(dir, seconds: 8) }
 
     @Test func userDecisionsFollowTheRulesFrameByFrame() throws {
         let dir = scratch("script")
@@ -183,4 +169,20 @@ private struct Line: Decodable {
         #expect(rk.status == 0, "\(rk.stderr)")
         #expect(try MediaProbe.inspect(path: out).frameCount >= left - 2)
     }
+}
+
+/// Records a take of the synthetic scene (320×180, 15 fps, seed 3) into `dir`/take.cine.mkv, focus
+/// decided live by the automatic engine on the ground-truth detections; returns its path.
+func recordSyntheticTake(_ dir: String, seconds: Int) throws -> String {
+    let asset = dir + "/take.cine.mkv"
+    try """
+        nodes:
+          camera: { kind: synthetic, size: 320x180, live: false, duration: \(seconds)s, fps: 15, seed: 3 }
+          focus: { kind: focus, detections: camera.detections, disparity: camera.disparity }
+          asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: focus.detections,
+                   focus: focus.focus, path: "\(asset)", fps: 15 }
+        """.write(toFile: dir + "/record.conf", atomically: true, encoding: .utf8)
+    let r = try cinegraph(["run", dir + "/record.conf", "--quiet"], timeout: 120)
+    #expect(r.status == 0, "\(r.stderr)")
+    return asset
 }
