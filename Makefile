@@ -41,7 +41,7 @@ plugin: build
 ## Every test: graphs validate, examples build and run, then the test suite (last, so its
 ## summary closes the output). The demo's tests run the release binary, as `make demo` does.
 test: build validate examples release
-	CINEGRAPH_RELEASE_BIN=$(RELEASE_BIN)/cinegraph $(SWIFT) test --skip-build --no-parallel
+	CINEGRAPH_RELEASE_BIN=$(RELEASE_BIN)/cinegraph SWIFT="$(SWIFT)" scripts/run-tests.sh
 
 bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph

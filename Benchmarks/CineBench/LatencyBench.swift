@@ -13,7 +13,7 @@ import Foundation
 import Synchronization
 
 /// Capture instants (uptime nanoseconds) by frame timestamp, shared by the camera and the observer.
-private let captureInstants = Mutex<[Int64: UInt64]>([:])
+let captureInstants = Mutex<[Int64: UInt64]>([:])
 
 /// The synthetic stereo camera, paced like `synthetic`, noting each frame's capture instant.
 struct CaptureTimedCamera: Node {

@@ -1,6 +1,7 @@
 // VideoSinkPipeline: frames into any GStreamer description — `appsrc ! videoconvert ! TAIL` —
 // started, fed and ended the same way by every sink node that hands frames to GStreamer.
 import CineMedia
+import Foundation
 
 /// A playing pipeline `appsrc ! videoconvert ! tail` for frames of one format and size.
 ///
@@ -33,12 +34,17 @@ public final class VideoSinkPipeline: @unchecked Sendable {
 
     /// Ends the stream and waits up to `timeout` seconds for it to drain; stops the pipeline either way.
     /// Returns whether end-of-stream arrived in time; throws the pipeline's error if it failed.
+    /// `linger`: seconds to keep the pipeline open after end-of-stream, for a network sink
+    /// (SRT) whose last packets are still on their way when the stream ends.
     @discardableResult
-    public func finish(timeout: Double) throws -> Bool {
+    public func finish(timeout: Double, linger: Double = 0) throws -> Bool {
         guard !finished else { return true }
         finished = true
         writer.endOfStream()
-        defer { pipeline.stop() }
+        defer {
+            if linger > 0 { Thread.sleep(forTimeInterval: linger) }
+            pipeline.stop()
+        }
         return try pipeline.waitForEndOfStream(timeout: timeout)
     }
 

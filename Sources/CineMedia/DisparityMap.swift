@@ -22,6 +22,16 @@ public struct DisparityMap: Sendable {
     }
 
     /// The disparity at a normalised point (0…1, top-left origin), nearest sample; `nil` if invalid.
+    /// The largest finite sample (the nearest point), or nil for a map without one. One pass.
+    public var nearest: Float? {
+        var best: Float?
+        for y in 0..<values.height {
+            let row = values.plane(0).row(y, as: Float.self)
+            for x in 0..<values.width where row[x].isFinite { best = max(best ?? row[x], row[x]) }
+        }
+        return best
+    }
+
     public func disparity(atNormalized x: Double, _ y: Double) -> Float? {
         let px = min(values.width - 1, max(0, Int(x * Double(values.width))))
         let py = min(values.height - 1, max(0, Int(y * Double(values.height))))

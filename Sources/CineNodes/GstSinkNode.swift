@@ -10,12 +10,16 @@ public struct GstSinkNode: Node {
     public static let details = """
         cinegraph prepends `appsrc ! videoconvert !`, so the description starts with what \
         follows, for example `x264enc tune=zerolatency ! rtph264pay ! udpsink host=127.0.0.1 port=5000`. \
-        The stream is ended (EOS) and waited for when the graph stops.
+        The stream is ended (EOS) and waited for when the graph stops; `linger` then keeps the \
+        pipeline open a moment longer, so a network sink (SRT) delivers its last packets before \
+        its connection closes (graphs/srt-send.conf).
         """
 
     @Input("Frames") public var video: Image
     @Parameter(default: "fakesink", "GStreamer description after the appsrc") public var description: String
     @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
+    @Parameter(default: .seconds(0), "How long to keep the pipeline open after the stream ends (network sinks)")
+    public var linger: Duration
 
     private var sink: VideoSinkPipeline?
 
@@ -23,6 +27,7 @@ public struct GstSinkNode: Node {
 
     public func validate() throws {
         if description.contains("appsrc") { throw ParameterError("description", "leave out the source; cinegraph adds an appsrc") }
+        if linger.seconds < 0 || linger.seconds > 30 { throw ParameterError("linger", "must be 0 to 30 s") }
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
@@ -32,7 +37,7 @@ public struct GstSinkNode: Node {
 
     public mutating func finish(_ ctx: inout NodeContext) throws {
         guard let sink else { return }
-        if try !sink.finish(timeout: 10) {
+        if try !sink.finish(timeout: 10, linger: linger.seconds) {
             ctx.logger.warning("gst-sink: no end-of-stream within 10 s; stopped anyway")
         }
     }

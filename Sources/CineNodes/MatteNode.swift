@@ -14,7 +14,9 @@ public struct MatteNode: Node {
         fetched by `scripts/setup.sh`; or the square `selfie_segmentation.tflite`, or your own \
         `.tflite` of the family) on each frame and outputs a gray8 matte at the model's size: \
         255 = person, 0 = not, soft in between. `smoothing` blends each matte with the previous \
-        one, which steadies the edge of a still person. About 3 ms a frame on one core. \
+        one by agreement: where they agree (a still person, the model's noise) the edge is \
+        steadied, where they differ by `tolerance` levels or more (a person moving) the new \
+        matte is taken at once, so a moving edge does not lag. About 3 ms a frame on one core. \
         `mono-depth` turns it into disparity for one-lens cameras (docs/mono.md).
         """
 
@@ -22,12 +24,14 @@ public struct MatteNode: Node {
     @Output("Person matte, gray8 at the model's size (255 = person)") public var matte: Image
     @Parameter(default: "selfie_segmentation_landscape.tflite", "Segmentation model file (a name in .models/ or a path)")
     public var model: String
-    @Parameter(default: 0.5, range: 0...0.95, "Weight of the previous matte (steadies the edge; 0 = none)")
+    @Parameter(default: 0.8, range: 0...0.95, "Weight of the previous matte where the two agree (steadies the edge; 0 = none)")
     public var smoothing: Double
+    @Parameter(default: 64, range: 1...255, "A change of this many levels or more is taken unblended (a moving edge)")
+    public var tolerance: Double
     @Parameter(default: 1, range: 1...8, "Cores the model may use") public var threads: Int
 
     private var person: PersonMatte?
-    private var previous: Image?
+    private var smoother = MatteSmoother(strength: 0)
 
     public init() {}
 
@@ -41,20 +45,14 @@ public struct MatteNode: Node {
         do { person = try PersonMatte(file: model, threads: threads) } catch let e as InferenceError {
             throw ParameterError("model", e.description)
         }
+        smoother = MatteSmoother(strength: smoothing, tolerance: tolerance)
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard let person else { return }
         let out = ctx.pool.makeImage(width: person.width, height: person.height, format: .gray8)
         let now = try person.estimate(image, into: out)
-        if let previous, smoothing > 0 {
-            let k = Float(smoothing)
-            for y in 0..<now.height {
-                let a = now.plane(0).row(y, as: UInt8.self), b = previous.plane(0).row(y, as: UInt8.self)
-                for x in 0..<now.width { a[x] = UInt8(Float(a[x]) * (1 - k) + Float(b[x]) * k + 0.5) }
-            }
-        }
-        previous = now
+        smoother.smooth(now)
         matte = now
     }
 }

@@ -24,6 +24,10 @@ public struct MonoDepth: Sendable {
         public var width = 480
         /// Weight of the previous frame in each person's and the room's disparity (0 = none).
         public var smoothing = 0.7
+        /// Width of the matte band (around ½) over which a sample goes from the room's disparity
+        /// to the person's; 1 = the matte as it is, small = a crisp depth edge. 0.1 keeps the
+        /// background's colour out of the sharp subject on real portraits (MatteEdgeTests).
+        public var edgeRamp = 0.1
         public init() {}
     }
 
@@ -82,8 +86,8 @@ public struct MonoDepth: Sendable {
     /// The map for one frame: `matte` (`gray8`, any size; 255 = person) and the frame's
     /// detections, for a reference view of `referenceWidth`×`referenceHeight`. Each map column
     /// belongs to the nearest person whose extent covers it (else the person whose centre is
-    /// closest); a sample is `room + α · (person − room)` with α the matte there, bilinearly
-    /// sampled. Cost: one pass over the map (≈ 130k samples at 480×270).
+    /// closest); a sample is `room + α · (person − room)` with α the matte there (bilinearly
+    /// sampled, its soft band narrowed to ``Configuration/edgeRamp``). Cost: one pass over the map (≈ 130k samples at 480×270).
     public mutating func estimate(matte: Image, detections: Detections, referenceWidth rw: Int, referenceHeight rh: Int,
                                   into reuse: Image? = nil) -> DisparityMap {
         let c = configuration
@@ -109,11 +113,16 @@ public struct MonoDepth: Sendable {
         let plane = matte.plane(0)
         let sx = Double(matte.width) / Double(w), sy = Double(matte.height) / Double(h)
         let room = Float(bg)
+        // The matte's soft band narrowed to `edgeRamp` around ½: a wide ramp of in-between
+        // depths would blur the subject's rim and spread it outwards (a halo).
+        let lo = Float(0.5 - c.edgeRamp / 2), inverseRamp = Float(1 / max(c.edgeRamp, 1e-3))
         for y in 0..<h {
             let row = values.plane(0).row(y, as: Float.self)
             let fy = (Double(y) + 0.5) * sy - 0.5
             for x in 0..<w {
-                let alpha = RGBSampler.bilinear(plane, (Double(x) + 0.5) * sx - 0.5, fy, channels: 1, channel: 0) / 255
+                let a = RGBSampler.bilinear(plane, (Double(x) + 0.5) * sx - 0.5, fy, channels: 1, channel: 0) / 255
+                let t = max(0, min(1, (Float(a) - lo) * inverseRamp))
+                let alpha = t * t * (3 - 2 * t)
                 row[x] = room + alpha * (column[x] - room)
             }
         }
