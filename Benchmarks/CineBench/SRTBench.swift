@@ -4,7 +4,7 @@ import Foundation
 
 func runSRTBench() throws {
     let seconds = ProcessInfo.processInfo.environment["BENCH_SRT_SECONDS"] ?? "60"
-    let size = ProcessInfo.processInfo.environment["BENCH_SRT_SIZE"] ?? "960x1080"
+    let size = ProcessInfo.processInfo.environment["BENCH_SRT_SIZE"] ?? "1920x1080"
     print("\nsrt — graphs/srt-send.conf → graphs/srt-receive.conf over loopback, \(seconds) s, 2×\(size) side by side")
     let text = try capture("Benchmarks/live/srt.sh \(seconds) \(size)")
     var v: [String: String] = [:]

@@ -88,6 +88,9 @@ private func shifted(_ image: Image, by dx: Int) -> Image {
         #expect(halo.ratio <= 0.05, "\(halo)")
         // The background is blurred: the measure sees a render, not a copy.
         let blurred = try render(portrait)
+        let artifacts = FileManager.default.currentDirectoryPath + "/.build/test-artifacts/matte"
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        try ImageFile.write(blurred, to: artifacts + "/portrait-f2.jpg")
         var differs = 0
         for y in 0..<portrait.height {
             let a = portrait.plane(0).row(y, as: UInt8.self), b = blurred.plane(0).row(y, as: UInt8.self)
