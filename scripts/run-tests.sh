@@ -9,6 +9,6 @@ status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo
     echo "=== failures (full log: $log) ==="
-    grep -E "recorded an issue|^✘ Test .* failed|Fatal error|Crash|signal code|exited with" "$log" | cut -c1-400 | head -20
+    grep -E "recorded an issue|^✘ Test .* failed|Fatal error|crashed|signal code|exited with" "$log" | cut -c1-400 | head -20
 fi
 exit "$status"

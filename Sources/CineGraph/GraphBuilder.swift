@@ -108,7 +108,10 @@ public struct GraphBuilder {
                 continue
             } else {
                 let input = built[r.node]!.description.inputs.first { $0.name == r.input }!
-                let fitting = outputs.filter { $0.typeID == input.typeID }
+                var fitting = outputs.filter { $0.typeID == input.typeID }
+                // Several of the right type: the one named like the input (`video: src` takes
+                // `src.video`), else the user names one.
+                if fitting.count > 1, let same = fitting.first(where: { $0.name == input.name }) { fitting = [same] }
                 guard fitting.count == 1 else {
                     errors.append(ConfigError(r.location, key: key, "node '\(sourceName)' has several outputs",
                                               hint: "name one: " + outputs.map { "\(sourceName).\($0.name)" }.joined(separator: ", ")))

@@ -163,7 +163,23 @@ func testRegistry() -> NodeRegistry {
     r.register(Hold.self)
     r.register(Relay.self)
     r.register(Heavy.self)
+    r.register(TwoCounts.self)
     return r
+}
+
+/// Two outputs of one type: `value` and `input` (named like Doubler's input).
+struct TwoCounts: Node {
+    static let kind = "two-counts"
+    static let summary = "Counts twice."
+    @Output("The count") var value: Int
+    @Output("The count again") var input: Int
+    var i = 0
+    mutating func process(_ ctx: inout NodeContext) throws {
+        guard i < 3 else { return ctx.endOfStream() }
+        ctx.timestamp = Timestamp(nanoseconds: Int64(i))
+        (value, input) = (i, i)
+        i += 1
+    }
 }
 
 /// Passes numbers on after `cost` seconds of work; the load controller may turn `cost` down.

@@ -117,6 +117,21 @@ func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
         #expect(e[0].location.line == 3)
     }
 
+    @Test func aBareNodeNameTakesTheOutputNamedLikeTheInputElseAsksForOne() throws {
+        let g = try Graph.parse("""
+            nodes:
+              src: { kind: two-counts }
+              d: { kind: doubler, input: src }
+            """, registry: testRegistry())
+        #expect(g.nodes.first { $0.name == "d" }?.inputs["input"] == PortReference(node: "src", port: "input"))
+        let e = errors("""
+            nodes:
+              src: { kind: two-counts }
+              add: { kind: adder, a: src, b: src.value }
+            """)
+        #expect(e.count == 1 && e[0].description.contains("several outputs"), "\(e)")
+    }
+
     @Test func unconnectedInputIsReportedAtTheNode() {
         let text = """
             nodes:
