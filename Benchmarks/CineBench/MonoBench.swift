@@ -111,13 +111,7 @@ private func runPortraitEdge() throws {
     var smoother = MatteSmoother(strength: 0.8)
     var raw: [Image] = [], steady: [Image] = []
     for k in 0..<40 {
-        var random = SceneRandom(seed: UInt64(k + 1))
-        let frame = Image(width: portrait.width, height: portrait.height, format: .rgba8)
-        for y in 0..<portrait.height {
-            let s = portrait.plane(0).row(y, as: UInt8.self), d = frame.plane(0).row(y, as: UInt8.self)
-            for x in 0..<portrait.width * 4 { d[x] = x % 4 == 3 ? 255 : UInt8(max(0, min(255, Int(s[x]) + random.index(below: 9) - 4))) }
-        }
-        let m = try person.estimate(frame)
+        let m = try person.estimate(MatteEdgeQuality.noisy(portrait, amplitude: 4, seed: UInt64(k + 1)))
         raw.append(m.copy())
         smoother.smooth(m)
         steady.append(m)

@@ -12,20 +12,6 @@ import Testing
 private let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("PhotoFixtures/astronaut.jpg").path
 
-/// `image` with camera-like noise: each sample moved by up to ±`amplitude` levels (seeded).
-private func noisy(_ image: Image, amplitude: Int, seed: UInt64) -> Image {
-    var random = SceneRandom(seed: seed)
-    let out = Image(width: image.width, height: image.height, format: .rgba8)
-    for y in 0..<image.height {
-        let s = image.plane(0).row(y, as: UInt8.self), d = out.plane(0).row(y, as: UInt8.self)
-        for x in 0..<image.width * 4 {
-            let n = x % 4 == 3 ? 0 : random.index(below: 2 * amplitude + 1) - amplitude
-            d[x] = UInt8(max(0, min(255, Int(s[x]) + n)))
-        }
-    }
-    return out
-}
-
 /// `image` moved `dx` pixels to the right, the left edge repeated.
 private func shifted(_ image: Image, by dx: Int) -> Image {
     let out = Image(width: image.width, height: image.height, format: .rgba8)
@@ -43,7 +29,7 @@ private func shifted(_ image: Image, by dx: Int) -> Image {
         var smoother = MatteSmoother(strength: 0.8)
         var raw: [Image] = [], steady: [Image] = []
         for k in 0..<30 {
-            let m = try person.estimate(noisy(portrait, amplitude: 4, seed: UInt64(k + 1)))
+            let m = try person.estimate(MatteEdgeQuality.noisy(portrait, amplitude: 4, seed: UInt64(k + 1)))
             raw.append(m.copy())
             smoother.smooth(m)
             steady.append(m)

@@ -12,15 +12,25 @@ public enum MatteEdgeQuality {
         let sx = Double(matte.width) / Double(width), sy = Double(matte.height) / Double(height)
         var out = [Bool](repeating: false, count: width * height)
         for y in 0..<height {
-            let fy = min(max((Double(y) + 0.5) * sy - 0.5, 0), Double(matte.height - 1))
-            let y0 = Int(fy), y1 = min(y0 + 1, matte.height - 1), ty = fy - Double(y0)
-            let r0 = p.row(y0, as: UInt8.self), r1 = p.row(y1, as: UInt8.self)
+            let fy = (Double(y) + 0.5) * sy - 0.5
             for x in 0..<width {
-                let fx = min(max((Double(x) + 0.5) * sx - 0.5, 0), Double(matte.width - 1))
-                let x0 = Int(fx), x1 = min(x0 + 1, matte.width - 1), tx = fx - Double(x0)
-                let top = Double(r0[x0]) * (1 - tx) + Double(r0[x1]) * tx
-                let bottom = Double(r1[x0]) * (1 - tx) + Double(r1[x1]) * tx
-                out[y * width + x] = top * (1 - ty) + bottom * ty >= 127.5
+                out[y * width + x] = RGBSampler.bilinear(p, (Double(x) + 0.5) * sx - 0.5, fy, channels: 1, channel: 0) >= 127.5
+            }
+        }
+        return out
+    }
+
+    /// `image` (RGBA) with camera-like noise: each colour sample moved by up to ±`amplitude`
+    /// levels, seeded, so a still subject can be filmed frame after frame.
+    public static func noisy(_ image: Image, amplitude: Int, seed: UInt64) -> Image {
+        precondition(image.format == .rgba8)
+        var random = SceneRandom(seed: seed)
+        let out = Image(width: image.width, height: image.height, format: .rgba8)
+        for y in 0..<image.height {
+            let s = image.plane(0).row(y, as: UInt8.self), d = out.plane(0).row(y, as: UInt8.self)
+            for x in 0..<image.width * 4 {
+                let n = x % 4 == 3 ? 0 : random.index(below: 2 * amplitude + 1) - amplitude
+                d[x] = UInt8(max(0, min(255, Int(s[x]) + n)))
             }
         }
         return out
