@@ -77,17 +77,10 @@ public final class AppSinkReader: @unchecked Sendable {
     /// Waits up to `seconds` for the next frame, and copies its pixels only when `keep` says so
     /// for its timestamp (a seek decoding its way to a frame skips the copies it would discard).
     public func next(timeout seconds: Double, copyIf keep: (Timestamp) -> Bool) throws -> Pull {
-        try pipeline.checkForErrors()
-        let timeout = GstClockTime(max(0, seconds) * 1e9)
-        guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), timeout) else {
-            if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 {
-                // A source that fails (a camera unplugged, a file cut short) posts its error and
-                // then sends end-of-stream: the error is what happened, not a normal end.
-                try pipeline.checkForErrors()
-                return .endOfStream
-            }
-            try pipeline.checkForErrors()
-            return .timeout
+        // A source that fails (a camera unplugged, a file cut short) posts its error and then
+        // sends end-of-stream: the pull throws the error, so end-of-stream here is a normal end.
+        guard let sample = try pipeline.pullSample(from: sink, timeout: seconds) else {
+            return gst_app_sink_is_eos(cg_app_sink(sink)) != 0 ? .endOfStream : .timeout
         }
         defer { gst_sample_unref(sample) }
         guard let buffer = gst_sample_get_buffer(sample), let caps = gst_sample_get_caps(sample) else {

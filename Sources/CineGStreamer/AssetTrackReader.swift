@@ -114,10 +114,8 @@ public final class AssetTrackReader: @unchecked Sendable {
     /// The next frame record of the metadata track (the header is read on the way), or `nil` at the end.
     public func nextRecord(timeout: Double = 10) throws -> AssetFrameRecord? {
         guard let sink else { throw GStreamerError(element: nil, message: "the \(track) track has no records") }
-        try pipeline.checkForErrors()
-        guard let sample = gst_app_sink_try_pull_sample(cg_app_sink(sink), GstClockTime(timeout * 1e9)) else {
+        guard let sample = try pipeline.pullSample(from: sink, timeout: timeout) else {
             if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 { return nil }
-            try pipeline.checkForErrors()
             throw GStreamerError(element: "matroskademux", message: "no metadata within \(timeout) s in \(path)")
         }
         defer { gst_sample_unref(sample) }

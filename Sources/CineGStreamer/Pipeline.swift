@@ -139,6 +139,28 @@ public final class Pipeline: @unchecked Sendable {
         if let error = state.withLock({ $0.error }) { throw error }
     }
 
+    /// Waits up to `seconds` for the next sample of `sink`, looking at the bus every 50 ms, so
+    /// an error posted while the wait has begun (a demuxer refusing a file) ends it at once
+    /// instead of after the whole timeout. `nil` at end-of-stream or when the time runs out
+    /// (tell them apart with `gst_app_sink_is_eos`). The caller unrefs the sample.
+    ///
+    /// - Throws: the first error the pipeline reported.
+    func pullSample(from sink: UnsafeMutablePointer<GstElement>, timeout seconds: Double) throws -> OpaquePointer? {
+        let appSink = cg_app_sink(sink)
+        let deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, seconds) * 1e9))
+        while true {
+            try checkForErrors()
+            let left = deadline - ContinuousClock.now
+            let slice = min(left, .milliseconds(50))
+            let nanoseconds = max(0, slice.components.seconds * 1_000_000_000 + slice.components.attoseconds / 1_000_000_000)
+            if let sample = gst_app_sink_try_pull_sample(appSink, GstClockTime(nanoseconds)) { return sample }
+            if gst_app_sink_is_eos(appSink) != 0 || ContinuousClock.now >= deadline {
+                try checkForErrors()
+                return nil
+            }
+        }
+    }
+
     /// Seeks to `nanoseconds` from the start, flushing what is queued: to the keyframe at or
     /// before that time when `keyUnit` (the fast seek; the caller decodes forward from there),
     /// else to the exact time. Frames read afterwards come from the new position.
