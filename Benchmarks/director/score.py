@@ -1,8 +1,12 @@
 """Scores the director of one take against the synthetic camera's ground truth.
 
 truth.jsonl / found.jsonl: one JSON record per frame (the metadata node's lines). A true face
-counts when it is at least 1 % of the frame wide and high (a subject at the very edge is not);
-a found face matches the true face it overlaps most, at IoU >= 0.3. Prints recall, precision,
+counts when it is at least 1 % of the frame wide and high and at least half of it is in view
+(the synthetic camera gives the share in view as the face's confidence: the rest is cut off by
+the frame's edge or hidden behind a nearer person). A found face matches the true face it
+overlaps most, at IoU >= 0.3; one that matches only a face that does not count (mostly hidden)
+is neither a hit nor a false positive, and neither is a found face reported as turned away
+(`facing: away`, a tracked face that looked away) that lies on a person whose face does not count. Prints recall, precision,
 face IDs per true person and crossing (the scene's walks repeat), ID switches, and the share of frames with a visible face whose focus
 disparity is within 10 % of a true subject's.
 """
@@ -27,6 +31,13 @@ def iou(a, b):
     return inter / union if union > 0 else 0.0
 
 
+def inside(a, b):
+    """The share of box a that lies inside box b."""
+    iw = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    return iw * ih / (a[2] * a[3]) if a[2] * a[3] > 0 else 0.0
+
+
 def main(truth_path, found_path):
     truth = [json.loads(line) for line in open(truth_path)]
     found = [json.loads(line) for line in open(found_path)]
@@ -35,7 +46,10 @@ def main(truth_path, found_path):
     crossing, last_seen = {}, {}  # a person's walk through the frame: a new one after 5 s unseen
     visible = on_subject = 0
     for k, (t, f) in enumerate(zip(truth, found)):
-        true_faces = [d for d in faces(t) if d["bounds"]["width"] > 0.01 and d["bounds"]["height"] > 0.01]
+        counted = [d["bounds"]["width"] > 0.01 and d["bounds"]["height"] > 0.01 and d.get("confidence", 1) >= 0.5
+                   for d in faces(t)]
+        true_faces = [d for d, c in zip(faces(t), counted) if c]
+        hidden = [d for d, c in zip(faces(t), counted) if not c]
         seen = faces(f)
         used = set()
         for g in true_faces:
@@ -57,7 +71,11 @@ def main(truth_path, found_path):
             if person in last_id and last_id[person] != got:
                 switches += 1
             last_id[person] = got
-        fp += len(seen) - len(used)
+        faceless = [d for d in t.get("detections", []) if d["type"] == "humanBody"
+                    and not any(g["groupID"] == d["groupID"] for g in true_faces)]
+        fp += sum(1 for k, d in enumerate(seen)
+                  if k not in used and not any(iou(box(g), box(d)) >= 0.3 for g in hidden)
+                  and not (d.get("facing") == "away" and any(inside(box(d), box(b)) >= 0.5 for b in faceless)))
         if true_faces:
             visible += 1
             focus = (f.get("focus") or {}).get("focusDisparity")

@@ -69,6 +69,9 @@ public struct FocusNode: Node {
     @Parameter(default: .seconds(1), "Shortest time an automatic decision holds") public var minHold: Duration
     @Parameter(default: .milliseconds(500), "How long a newcomer must be seen before it gets focus")
     public var dwell: Duration
+    @Parameter(default: .milliseconds(200),
+               "The shorter dwell while nobody holds focus (the frame was empty or its subject left)")
+    public var acquireDwell: Duration
 
     private var engine = FocusEngine()
     private var salient = SalientObjectTracker()
@@ -85,6 +88,7 @@ public struct FocusNode: Node {
         if lookahead.seconds < 0 || lookahead.seconds > 10 { throw ParameterError("lookahead", "must be 0...10 s") }
         if minHold.seconds < 0 { throw ParameterError("min-hold", "must not be negative") }
         if dwell.seconds < 0 { throw ParameterError("dwell", "must not be negative") }
+        if acquireDwell.seconds < 0 { throw ParameterError("acquire-dwell", "must not be negative") }
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
@@ -93,6 +97,7 @@ public struct FocusNode: Node {
         c.rack.speed = rackSpeed
         c.minimumHold = minHold.seconds
         c.dwell = dwell.seconds
+        c.acquireDwell = acquireDwell.seconds
         c.recordsFrames = false  // a live graph runs for hours: keep decisions only
         engine = FocusEngine(configuration: c, fNumber: aperture)
     }

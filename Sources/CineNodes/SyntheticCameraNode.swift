@@ -25,7 +25,7 @@ public struct SyntheticCameraNode: Node {
     @Output("The left (reference) view, I420") public var left: Image
     @Output("The right view, I420") public var right: Image
     @Output("Exact ground-truth disparity of the left view (float32, full resolution)") public var disparity: DisparityMap
-    @Output("Ground-truth detections: each subject's face (while facing the camera) and body") public var detections: Detections
+    @Output("Ground-truth detections: each subject's face (while it faces the camera; confidence = the share in view) and body") public var detections: Detections
 
     @Parameter(default: FrameSize(width: 1920, height: 1080), "Size of each view") public var size: FrameSize
     @Parameter(default: 30, range: 1...240, "Frames per second") public var fps: Double
@@ -68,13 +68,14 @@ public struct SyntheticCameraNode: Node {
     }
 
     /// Subject `k` has face ID `2k + 1` and body ID `2k + 2`, grouped under `k + 1`; a face is
-    /// reported only while it faces the camera (a detector sees no face from behind).
+    /// reported only while it faces the camera (a detector sees no face from behind), with the
+    /// share of it in view as its confidence (the frame's edge and nearer subjects hide the rest).
     static func detections(_ subjects: [SyntheticSubject]) -> Detections {
         var out: Detections = []
         for s in subjects {
-            if s.facingCamera {
+            if s.facingCamera && s.faceVisibleFraction > 0 {
                 out.append(Detection(id: 2 * s.id + 1, groupID: s.id + 1, type: .humanFace, bounds: s.face,
-                                     disparity: s.disparity))
+                                     confidence: s.faceVisibleFraction, disparity: s.disparity))
             }
             out.append(Detection(id: 2 * s.id + 2, groupID: s.id + 1, type: .humanBody, bounds: s.body,
                                  disparity: s.disparity))

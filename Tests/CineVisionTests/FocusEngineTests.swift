@@ -67,14 +67,33 @@ extension [FocusEngineOutput] {
     @Test func subjectEntersAndFocusRacksAfterTheDwell() throws {
         let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<10)], until: 4)
         #expect(out.at(0.5).focus.focusDisparity == 10)  // nothing yet: the scene
-        #expect(out.at(1.4).focus.focusDisparity == 10)  // within the dwell
+        #expect(out.at(1.15).focus.focusDisparity == 10)  // within the dwell (nobody holds focus: the short one)
         let base = engine.script.decisions.first
         #expect(base?.kind == .base && base?.target == .group(1))
-        #expect(base.map { abs($0.time.seconds - 1.5) < 0.04 } == true)
-        #expect(out.at(1.7).focus.transitionProgress < 1)
+        #expect(base.map { abs($0.time.seconds - 1.2) < 0.04 } == true)
+        #expect(out.at(1.4).focus.transitionProgress < 1)
         #expect(out.at(2.4).focus.focusDisparity == 40)  // landed: 0.5 s rack for 30 px
         #expect(out.at(2.4).focus.targetDetectionID == 1)
         #expect(out.at(2.4).detections.first { $0.id == 1 }?.focusMode == .weak)
+    }
+
+    /// The subject in focus leaves while another walks in: focus waits for the newcomer rather
+    /// than racking to the scene and back; with nobody coming, it rests on the scene.
+    @Test(arguments: [true, false]) func whenTheSubjectLeavesFocusWaitsForSomeoneWalkingIn(_ someoneComes: Bool) throws {
+        var subjects = [ScenarioSubject(group: 1, disparity: 40, present: 0..<3)]
+        if someoneComes { subjects.append(ScenarioSubject(group: 2, disparity: 30, present: 3.4..<8)) }
+        let (out, engine) = try runEngine(subjects, until: 6)
+        let targets = engine.script.decisions.filter { $0.kind == .base }.map(\.target)
+        if someoneComes {
+            #expect(targets == [.group(1), .group(2)], "\(targets)")
+            // Forgotten at 3.5 s; the newcomer, seen since 3.4 s, qualifies 0.2 s after first sight.
+            #expect(engine.script.decisions.last.map { abs($0.time.seconds - 3.6) < 0.04 } == true)
+            #expect(out.at(5).focus.focusDisparity == 30)
+            #expect(out.filter { $0.time.seconds > 3 && $0.time.seconds < 5 }.allSatisfy { $0.focus.focusDisparity >= 30 })
+        } else {
+            #expect(targets == [.group(1), .disparity(10)], "\(targets)")
+            #expect(out.at(5).focus.focusDisparity == 10)
+        }
     }
 
     /// A near subject A, a newcomer B further back that turns away from 5 s to 7 s.

@@ -60,6 +60,33 @@ import Testing
         #expect(passes, "no instant where one subject passes in front of another")
     }
 
+    /// A face cut off by the frame's edge or behind a nearer subject is only partly in view, and
+    /// the ground truth says how much.
+    @Test func theShareOfEachFaceInViewAccountsForTheEdgeAndNearerSubjects() {
+        let scene = SyntheticScene(.init(width: 1280, height: 720, seed: 1))
+        var atEdge = false, behind = false, whole = false
+        for k in 0..<400 {
+            let subjects = scene.subjects(at: Double(k) / 20)
+            for s in subjects {
+                #expect((0...1).contains(s.faceVisibleFraction))
+                let f = s.face
+                let cut = f.x <= 0 || f.x + f.width >= 1
+                let nearer = subjects.filter { $0.disparity > s.disparity }
+                if cut && s.faceVisibleFraction < 0.5 && nearer.allSatisfy({ ObjectTracker.iou($0.body, f) == 0 }) { atEdge = true }
+                if !cut && f.width > 0.02 && s.faceVisibleFraction < 0.5 {
+                    // Inside the frame and mostly hidden: a nearer subject's figure overlaps the face.
+                    #expect(nearer.contains { ObjectTracker.iou($0.body, f) > 0 }, "at \(Double(k) / 20) s")
+                    behind = true
+                }
+                if !cut && nearer.allSatisfy({ ObjectTracker.iou($0.body, f) == 0 }) && f.width > 0.02 {
+                    #expect(s.faceVisibleFraction == 1, "at \(Double(k) / 20) s")
+                    whole = true
+                }
+            }
+        }
+        #expect(atEdge && behind && whole)
+    }
+
     @Test func oneSubjectTurnsAwayForAWhileAndTurnsBack() {
         let facing = Self.timeline(Self.scene).compactMap { $0.subjects.first { $0.id == 1 }?.facingCamera }
         let firstAway = facing.firstIndex(of: false), lastAway = facing.lastIndex(of: false)

@@ -97,6 +97,19 @@ struct TrackerTests {
         #expect(out.count == 1 && out[0].id == id)
     }
 
+    @Test func aSingleStrayHitIsNotCarriedOnButAConfirmedTrackCoasts() {
+        var tracker = ObjectTracker()
+        let stray = NormalizedRect(x: 0.7, y: 0.2, width: 0.05, height: 0.08)
+        #expect(tracker.update([TrackerObservation(type: .humanFace, bounds: stray, confidence: 0.6)]).count == 1)
+        #expect(tracker.update([]).isEmpty, "one hit, then missed: not reported")
+        var confirmed = ObjectTracker()
+        let face = NormalizedRect(x: 0.2, y: 0.2, width: 0.1, height: 0.12)
+        _ = confirmed.update([TrackerObservation(type: .humanFace, bounds: face, confidence: 0.9)])
+        let id = confirmed.update([TrackerObservation(type: .humanFace, bounds: face, confidence: 0.9)])[0].id
+        for _ in 0..<confirmed.configuration.reportedMisses { #expect(confirmed.update([]).map(\.id) == [id]) }
+        #expect(confirmed.update([]).isEmpty)
+    }
+
     @Test func testShortMissKeepsIDAndMotionCarriesTheBox() {
         var tracker = ObjectTracker()
         var ids: Set<Int> = []

@@ -36,6 +36,10 @@ public struct ObjectTracker: Sendable {
         public var maxMisses = 20
         /// Detection rounds a missed track is still reported (coasting on its motion).
         public var reportedMisses = 2
+        /// A track coasts only once it has been matched in this many detection rounds: a single
+        /// stray hit (a pattern on the wall, the back of a head) is reported for its own round
+        /// and not carried on.
+        public var coastAfterHits = 2
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
         /// Observations starting within this fraction of the frame's left edge are not gated by
@@ -307,13 +311,15 @@ public struct ObjectTracker: Sendable {
     }
 
     /// The objects as last reported (after the latest ``update(_:disparity:)``, ``predict(disparity:)``
-    /// or salient-object change): tracks seen within ``Configuration/reportedMisses`` rounds, and faces
+    /// or salient-object change): tracks seen within ``Configuration/reportedMisses`` rounds (seen
+    /// this round, for a track matched fewer than ``Configuration/coastAfterHits`` times), and faces
     /// whose body is still seen (reported as looking away), clipped to the frame.
     public func report() -> Detections {
         let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
         return tracks.compactMap { t in
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
-            guard t.misses <= configuration.reportedMisses || away else { return nil }
+            let coasting = t.hits >= configuration.coastAfterHits ? configuration.reportedMisses : 0
+            guard t.misses <= coasting || away else { return nil }
             let r = t.rect
             let x0 = min(1, max(0, r.x)), y0 = min(1, max(0, r.y))
             let x1 = min(1, max(x0, r.x + r.width)), y1 = min(1, max(y0, r.y + r.height))

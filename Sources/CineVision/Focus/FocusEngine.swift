@@ -167,6 +167,13 @@ public struct FocusEngine: Sendable {
         // Remember subjects: forget those unseen for a while, add newcomers.
         let forget = Timestamp(seconds: c.forgetAfter)
         state.subjects.removeAll { s in time - s.lastSeen > forget && !candidates.contains { $0.group == s.group } }
+        // The subject in focus is forgotten: nobody holds focus now, and newcomers qualify sooner.
+        if let g = state.baseGroup, !state.subjects.contains(where: { $0.group == g }) {
+            state.baseGroup = nil
+            state.baseSince = time
+            state.restingOnScene = false
+        }
+        let dwell = state.baseGroup == nil ? min(c.dwell, c.acquireDwell) : c.dwell
         let nearest = candidates.compactMap(\.disparity).max() ?? 0
         var best: (group: Int, score: Double)?
         var currentScore: Double?
@@ -186,7 +193,7 @@ public struct FocusEngine: Sendable {
                 + c.nearnessWeight * (nearest > 0 ? max(0, cand.disparity ?? 0) / nearest : 0)
                 + c.centralityWeight * (1 - min(1, cand.centreDistance))
                 + c.persistenceWeight * min(1, age / max(c.persistenceSpan, 1e-9))
-            if age >= c.dwell { score += c.newnessWeight * max(0, 1 - (age - c.dwell) / max(c.newnessSpan, 1e-9)) }
+            if age >= dwell { score += c.newnessWeight * max(0, 1 - (age - dwell) / max(c.newnessSpan, 1e-9)) }
             if cand.facing && state.lookedAway == cand.group { score += c.returnWeight }
             if cand.group == state.baseGroup {
                 score += c.stickiness
@@ -195,16 +202,17 @@ public struct FocusEngine: Sendable {
             state.subjects[k].lastSeen = time
             state.subjects[k].score = score
             state.subjects[k].facing = cand.facing
-            guard age >= c.dwell || cand.group == state.baseGroup else { continue }
+            guard age >= dwell || cand.group == state.baseGroup else { continue }
             if best == nil || score > best!.score || (score == best!.score && cand.group < best!.group) {
                 best = (cand.group, score)
             }
         }
         guard let best else {
-            // The subject in focus has gone and nobody qualifies: rest on the scene.
-            if let g = state.baseGroup, !state.subjects.contains(where: { $0.group == g }) {
-                state.baseGroup = nil
-                state.baseSince = time
+            // Nobody holds focus and nobody qualifies: rest on the scene — unless someone is
+            // walking in (a subject still in its dwell), whom focus waits for instead of racking
+            // away and back.
+            if state.baseGroup == nil, !state.restingOnScene, candidates.isEmpty, state.lastBase != nil {
+                state.restingOnScene = true
                 if let scene = sceneDisparity, scene.isFinite { decideBase(.disparity(scene), at: time) }
             }
             return

@@ -12,6 +12,10 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     public var minimumHold: Double = 1.0
     /// A subject must have been seen this long before it can get focus, seconds.
     public var dwell: Double = 0.5
+    /// The shorter dwell when nobody holds focus (the frame was empty, or its subject left), seconds:
+    /// there is no subject to protect from a false start, and a focus puller racks to whoever
+    /// walks in as soon as they are clearly there.
+    public var acquireDwell: Double = 0.2
     /// A challenger must beat the subject in focus by this score margin.
     public var switchMargin: Double = 0.15
     /// Bonus of the subject in focus (hysteresis).

@@ -40,6 +40,8 @@ public struct FocusEngineState: Sendable, Hashable {
     public internal(set) var emitted: Timestamp?
     /// When that choice was made.
     public internal(set) var baseSince: Timestamp = .zero
+    /// Whether the engine has racked to the scene since its last subject left.
+    var restingOnScene = false
     /// The last base decision.
     public internal(set) var lastBase: FocusDecision?
     /// A subject that lost focus because it looked away (it gets a bonus when it faces again).

@@ -53,6 +53,17 @@ struct SubjectFigure {
         body.intersects(width: width, height: height) || head.intersects(width: width, height: height)
     }
 
+    /// Whether the figure is drawn at pixel position (`x`, `y`): inside its head (an ellipse),
+    /// neck or body (the shoulders' rounding ignored).
+    func covers(x: Double, y: Double) -> Bool {
+        func inside(_ r: PixelRect) -> Bool { x >= r.left && x < r.right && y >= r.top && y < r.bottom }
+        if inside(body) || inside(neck) { return true }
+        guard head.width > 0, head.height > 0 else { return false }
+        let u = (x - (head.left + head.right) / 2) / (head.width / 2)
+        let v = (y - (head.top + head.bottom) / 2) / (head.height / 2)
+        return u * u + v * v <= 1
+    }
+
     /// The figure's three layers, in drawing order (body, neck, head).
     func layers(library: SceneTextureLibrary) -> (body: SceneLayer, neck: SceneLayer, head: SceneLayer) {
         let character = library.characters[pose.character % library.characters.count]

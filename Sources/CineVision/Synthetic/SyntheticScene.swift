@@ -115,22 +115,46 @@ public struct SyntheticScene: Sendable {
     /// (normalised, clipped to the frame), disparity, depth and whether they face the camera.
     ///
     /// A subject is listed from the first instant any part of it is inside the frame until it
-    /// has left. Occlusion by a nearer subject is not taken into account.
+    /// has left. Boxes are not reduced by occlusion; ``SyntheticSubject/faceVisibleFraction``
+    /// says how much of the face the frame's edge and nearer subjects leave in view.
     public func subjects(at seconds: Double) -> [SyntheticSubject] {
         let t = sceneTime(seconds)
         let w = configuration.width, h = configuration.height
-        return scripts.compactMap { script in
+        let figures = scripts.compactMap { script -> (id: Int, pose: SubjectPose, figure: SubjectFigure)? in
             guard let pose = script.pose(at: t, camera: camera) else { return nil }
             let figure = SubjectFigure(pose: pose, camera: camera)
             guard figure.isVisible(width: w, height: h) else { return nil }
+            return (script.id, pose, figure)
+        }
+        return figures.map { entry in
+            let figure = entry.figure
             let whole = PixelRect(
                 left: min(figure.body.left, figure.head.left), top: figure.head.top,
                 right: max(figure.body.right, figure.head.right), bottom: figure.body.bottom)
+            let nearer = figures.filter { $0.figure.disparity > figure.disparity }.map(\.figure)
             return SyntheticSubject(
-                id: script.id, face: figure.face.normalized(width: w, height: h),
+                id: entry.id, face: figure.face.normalized(width: w, height: h),
                 body: whole.normalized(width: w, height: h), disparity: figure.disparity,
-                depth: pose.depth, facingCamera: pose.facingCamera)
+                depth: entry.pose.depth, facingCamera: entry.pose.facingCamera,
+                faceVisibleFraction: Self.visibleFraction(of: figure.face, width: w, height: h, behind: nearer))
         }
+    }
+
+    /// The share of `face` inside the frame and outside every figure of `nearer`, sampled on a
+    /// 12 × 12 grid of the rectangle's cells.
+    static func visibleFraction(of face: PixelRect, width: Int, height: Int, behind nearer: [SubjectFigure]) -> Double {
+        guard face.width > 0, face.height > 0 else { return 0 }
+        let n = 12
+        var seen = 0
+        for j in 0..<n {
+            let y = face.top + (Double(j) + 0.5) / Double(n) * face.height
+            for i in 0..<n {
+                let x = face.left + (Double(i) + 0.5) / Double(n) * face.width
+                guard x >= 0, x < Double(width), y >= 0, y < Double(height) else { continue }
+                if !nearer.contains(where: { $0.covers(x: x, y: y) }) { seen += 1 }
+            }
+        }
+        return Double(seen) / Double(n * n)
     }
 
     // MARK: Rendering

@@ -18,11 +18,14 @@ public struct SyntheticSubject: Sendable, Hashable {
     public var depth: Double
     /// Whether the face is towards the camera; `false` while the subject shows the back of its head.
     public var facingCamera: Bool
+    /// The share of the whole face (0 ... 1) that the camera sees: inside the frame and not
+    /// behind a nearer subject's head, neck or body.
+    public var faceVisibleFraction: Double
 
     /// Creates a subject record.
     public init(
         id: Int, face: NormalizedRect, body: NormalizedRect, disparity: Double, depth: Double,
-        facingCamera: Bool
+        facingCamera: Bool, faceVisibleFraction: Double = 1
     ) {
         self.id = id
         self.face = face
@@ -30,5 +33,6 @@ public struct SyntheticSubject: Sendable, Hashable {
         self.disparity = disparity
         self.depth = depth
         self.facingCamera = facingCamera
+        self.faceVisibleFraction = faceVisibleFraction
     }
 }
