@@ -136,7 +136,7 @@ public struct DetectorNode: Node {
                 // The learned model sees the whole frame in about a millisecond: no spreading.
                 pendingFaces = try faces.detect(image, tiles: faceTiles).filter { $0.score >= faceScore }.map { f in
                     TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score,
-                                       facing: abs(f.yaw) > Self.awayYaw ? .away : .towards)
+                                       facing: f.facing)
                 }
                 if detector == nil { completed = pendingFaces }
             }
@@ -170,9 +170,6 @@ public struct DetectorNode: Node {
         last = (image, map)
         detections = tracker.report()
     }
-
-    /// |yaw| beyond which a face counts as turned away (about half profile).
-    static let awayYaw = 0.6
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
         switch command.name {

@@ -1,23 +1,34 @@
-// `cinegraph detect`: run the cascade detector on image files and print what it finds.
+// `cinegraph detect`: run the face model (BlazeFace on LiteRT) or the cascades on image files and
+// print what they find.
 import ArgumentParser
 import CineGStreamer
+import CineInference
 import CineMedia
+import CineNodes
 import CineVision
 import Foundation
 
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect faces, bodies and cat faces in images with OpenCV cascades.",
+        abstract: "Detect faces (a learned model, as the detector node does), bodies and cat faces in images.",
         discussion: """
-            Reads each IMAGE with GStreamer (PNG, JPEG, …) as gray and runs the cascades of the \
-            requested types (see docs/detection.md for the type → cascade table), or the given \
-            --cascade files, with OpenCV's detectMultiScale semantics. Prints one line per object \
-            (`file type x y width height`, pixels) or, with --json, one JSON object per image.
+            Faces come from MediaPipe's BlazeFace run by LiteRT (`--model blazeface`, the default, \
+            the same model file and confidence as the `detector` node), with their confidence and \
+            whether they face the camera; `--model haar` or `lbp` uses OpenCV's cascades instead. \
+            Bodies and cat faces are always cascades (see docs/detection.md for the type → cascade \
+            table), run with OpenCV's detectMultiScale semantics, as are --cascade files. Prints \
+            one line per object (`file type x y width height`, pixels) or, with --json, one JSON \
+            object per image.
             """)
 
     @Argument(help: "Image files.") var images: [String]
     @Option(help: "Comma-separated types: humanFace, humanBody, catFace.") var types = "humanFace"
+    @Option(help: "Face model: blazeface (learned, LiteRT) or the cascade family haar or lbp.")
+    var model: DetectorModel = .blazeface
+    @Option(help: "BlazeFace model file (a name in .models/ or a path).") var faceModel = BlazeFaceDetector.fullRangeFile
+    @Option(help: "Smallest BlazeFace confidence kept.") var faceScore = 0.5
+    @Option(help: "BlazeFace tiles to the image's short side (0 = the whole image at once).") var faceTiles = 1
     @Option(help: "Cascade XML file(s) to run instead of the type table (repeatable); reported as type `custom`.")
     var cascade: [String] = []
     @Option(help: "Scale factor between pyramid levels (> 1).") var scaleFactor = 1.1
@@ -29,12 +40,20 @@ struct DetectCommand: ParsableCommand {
 
     func run() throws {
         var wanted: [(DetectionType, Facing, String)] = []
+        var faces: BlazeFaceDetector?
         if cascade.isEmpty {
             let catalog = CascadeCatalog.standard
             for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 let t: DetectionType
                 do { t = try catalog.type(named: name) } catch let e as CascadeError { throw ValidationError(e.description) }
-                guard let list = catalog.entries[t] else {
+                if t == .humanFace && model == .blazeface {
+                    do { faces = try BlazeFaceDetector(file: faceModel, threads: 1) } catch let e as InferenceError {
+                        throw ValidationError(e.description)
+                    }
+                    continue
+                }
+                // `lbp` has cascades for faces and cats; bodies stay Haar, as in the detector node.
+                guard let list = (model == .lbp ? CascadeCatalog.lbp.entries[t] : nil) ?? catalog.entries[t] else {
                     throw ValidationError("type \(name) has no cascade (salientObject needs a point and a disparity map)")
                 }
                 for e in primaryOnly ? Array(list.prefix(1)) : list {
@@ -62,27 +81,54 @@ struct DetectCommand: ParsableCommand {
         params.threads = threads
         var out: [[String: Any]] = []
         for path in images {
-            let img = try ImageFile.read(path, as: .gray8)
-            var found: [[String: Any]] = []
             let t0 = Date()
-            for (type, facing, det) in jobs {
-                let rects: [CascadeRect]
-                do { rects = try det.detect(in: img, parameters: params) } catch let e as CascadeError {
-                    throw ValidationError("\(path): \(e)")
+            var found: [[String: Any]] = []
+            var size = (width: 0, height: 0)
+            if let faces {
+                let color = try ImageFile.read(path, as: .rgba8)
+                size = (color.width, color.height)
+                let detected: [BlazeFaceDetection]
+                do { detected = try faces.detect(color, tiles: faceTiles) } catch let e as InferenceError {
+                    throw ValidationError("\(path): \(e.description)")
                 }
-                for r in rects {
-                    if !json { print("\(path) \(type.rawValue) \(r.x) \(r.y) \(r.width) \(r.height)") }
-                    found.append(["type": type.rawValue, "facing": facing.rawValue, "cascade": det.classifier.source,
-                                  "x": r.x, "y": r.y, "width": r.width, "height": r.height])
+                for f in detected where f.score >= faceScore {
+                    let b = f.bounds
+                    let x = Int((b.x * Double(color.width)).rounded()), y = Int((b.y * Double(color.height)).rounded())
+                    let w = Int((b.width * Double(color.width)).rounded()), h = Int((b.height * Double(color.height)).rounded())
+                    if !json { print("\(path) humanFace \(x) \(y) \(w) \(h)") }
+                    found.append(["type": "humanFace", "facing": f.facing.rawValue, "model": faces.file,
+                                  "confidence": (f.score * 1000).rounded() / 1000, "x": x, "y": y, "width": w, "height": h])
                 }
             }
+            if !jobs.isEmpty {
+                let img = try ImageFile.read(path, as: .gray8)
+                size = (img.width, img.height)
+                try cascades(jobs, on: img, path: path, parameters: params, into: &found)
+            }
+            // Reading the image counts: the time is what one photo costs once the models are loaded.
             let ms = Date().timeIntervalSince(t0) * 1000
-            if !json { printError(String(format: "%@: %dx%d, %d objects, %.1f ms", path, img.width, img.height, found.count, ms)) }
-            out.append(["image": path, "width": img.width, "height": img.height, "milliseconds": ms, "objects": found])
+            if !json { printError(String(format: "%@: %dx%d, %d objects, %.1f ms", path, size.width, size.height, found.count, ms)) }
+            out.append(["image": path, "width": size.width, "height": size.height, "milliseconds": ms, "objects": found])
         }
         if json {
             let data = try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// Runs each cascade job on the gray image and appends what it finds.
+    private func cascades(_ jobs: [(DetectionType, Facing, CascadeDetector)], on img: Image, path: String,
+                          parameters params: CascadeDetector.Parameters, into found: inout [[String: Any]]) throws {
+        for (type, facing, det) in jobs {
+            let rects: [CascadeRect]
+            do { rects = try det.detect(in: img, parameters: params) } catch let e as CascadeError {
+                throw ValidationError("\(path): \(e)")
+            }
+            for r in rects {
+                if !json { print("\(path) \(type.rawValue) \(r.x) \(r.y) \(r.width) \(r.height)") }
+                found.append(["type": type.rawValue, "facing": facing.rawValue, "cascade": det.classifier.source,
+                              "x": r.x, "y": r.y, "width": r.width, "height": r.height])
+            }
         }
     }
 }
@@ -95,3 +141,5 @@ private final class CascadeLoads: @unchecked Sendable {
     func set(_ i: Int, _ r: Result<CascadeClassifier, any Error>) { lock.withLock { results[i] = r } }
     func get(_ i: Int) throws -> CascadeClassifier { try lock.withLock { results[i]! }.get() }
 }
+
+extension DetectorModel: ExpressibleByArgument {}

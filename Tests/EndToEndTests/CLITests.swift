@@ -258,3 +258,41 @@ func scratch(_ name: String) -> String {
         #expect(bad.status == 1 && bad.stderr.contains("did you mean 'movie'?"))
     }
 }
+
+/// `cinegraph detect` on a real photo: the learned model by default, the cascades on request.
+@Suite struct DetectCommandTests {
+    struct Found: Decodable { var type: String; var x, y, width, height: Int; var confidence: Double?; var facing: String; var model: String?; var cascade: String? }
+    struct Photo: Decodable { var objects: [Found]; var width: Int; var height: Int }
+
+    func detect(_ extra: [String]) throws -> [Found] {
+        let r = try cinegraph(["detect", "Tests/PhotoFixtures/astronaut.jpg", "--json"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        let photos = try JSONDecoder().decode([Photo].self, from: Data(r.stdout.utf8))
+        try #require(photos.count == 1 && photos[0].width == 512 && photos[0].height == 512)
+        return photos[0].objects
+    }
+
+    @Test func thePortraitHasOneFaceFoundByTheModelWhereTheCascadeAlsoPutsIt() throws {
+        let learned = try detect([])
+        try #require(learned.count == 1, "\(learned)")
+        let face = learned[0]
+        #expect(face.type == "humanFace" && face.facing == "towards")
+        #expect((face.confidence ?? 0) > 0.8 && face.model?.hasSuffix("face_detection_full_range_sparse.tflite") == true)
+        let cascades = try detect(["--model", "haar"])
+        let frontal = try #require(cascades.first { $0.facing == "towards" }, "\(cascades)")
+        #expect(frontal.cascade?.contains("haarcascade_frontalface") == true)
+        func overlap(_ a: Found, _ b: Found) -> Double {
+            let ix = max(0, min(a.x + a.width, b.x + b.width) - max(a.x, b.x))
+            let iy = max(0, min(a.y + a.height, b.y + b.height) - max(a.y, b.y))
+            let inter = Double(ix * iy)
+            return inter / Double(a.width * a.height + b.width * b.height - Int(inter))
+        }
+        #expect(overlap(face, frontal) > 0.5, "\(face) vs \(frontal)")
+    }
+
+    @Test func aMissingModelFileIsOneClearError() throws {
+        let r = try cinegraph(["detect", "Tests/PhotoFixtures/astronaut.jpg", "--face-model", "no-such-model.tflite"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no-such-model.tflite") && r.stderr.contains("fetch-models"), "\(r.stderr)")
+    }
+}

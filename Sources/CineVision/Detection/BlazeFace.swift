@@ -17,6 +17,10 @@ public struct BlazeFaceDetection: Sendable, Hashable {
 
     /// Head yaw from the keypoints, −1 (turned fully to the image's left) … 0 (frontal) … 1:
     /// where the nose sits between the two ear points. A face in half profile reads about ±0.5.
+    /// |yaw| beyond which a face counts as turned away (about half profile).
+    public static let awayYaw = 0.6
+    /// Towards the camera, or away once |``yaw``| passes ``awayYaw``.
+    public var facing: Facing { abs(yaw) > Self.awayYaw ? .away : .towards }
     public var yaw: Double {
         guard keypoints.count == 6 else { return 0 }
         let a = keypoints[4].x, b = keypoints[5].x, nose = keypoints[2].x
