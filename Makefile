@@ -47,6 +47,8 @@ bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph
 	$(SWIFT) build $(RELEASE_FLAGS) --product CineBench
 	$(RELEASE_BIN)/CineBench
+	@echo "\nfaces on real photos — cinegraph detect, learned model vs Haar cascades (Benchmarks/detector/photos.py)"
+	$$(bash scripts/bench-venv.sh) Benchmarks/detector/photos.py $(RELEASE_BIN)/cinegraph
 
 ## The director (detections, tracking, focus) scored against the synthetic camera's ground truth.
 score: release
