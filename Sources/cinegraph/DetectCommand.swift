@@ -13,9 +13,12 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Detect faces (a learned model, as the detector node does), bodies and cat faces in images.",
         discussion: """
-            Faces come from MediaPipe's BlazeFace run by LiteRT (`--model blazeface`, the default, \
-            the same model file and confidence as the `detector` node), with their confidence and \
-            whether they face the camera; `--model haar` or `lbp` uses OpenCV's cascades instead. \
+            Faces come from MediaPipe's BlazeFace run by LiteRT (`--model blazeface`, the default): \
+            the short-range model on the whole photo and on overlapping squares of it at every \
+            scale (`--face-tiles auto`), so faces of any size are found; then MediaPipe's face \
+            landmark model looks at each one, drops what is not a face (presence below \
+            --face-presence) and gives the head's yaw, pitch and roll (degrees) and whether it \
+            faces the camera. `--model haar` or `lbp` uses OpenCV's cascades instead. \
             Bodies and cat faces are always cascades (see docs/detection.md for the type → cascade \
             table), run with OpenCV's detectMultiScale semantics, as are --cascade files. Prints \
             one line per object (`file type x y width height`, pixels) or, with --json, one JSON \
@@ -26,9 +29,13 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Comma-separated types: humanFace, humanBody, catFace.") var types = "humanFace"
     @Option(help: "Face model: blazeface (learned, LiteRT) or the cascade family haar or lbp.")
     var model: DetectorModel = .blazeface
-    @Option(help: "BlazeFace model file (a name in .models/ or a path).") var faceModel = BlazeFaceDetector.fullRangeFile
+    @Option(help: "BlazeFace model file (a name in .models/ or a path).") var faceModel = BlazeFaceDetector.shortRangeFile
     @Option(help: "Smallest BlazeFace confidence kept.") var faceScore = 0.5
-    @Option(help: "BlazeFace tiles to the image's short side (0 = the whole image at once).") var faceTiles = 1
+    @Option(help: "Face landmark model (a name in .models/ or a path): checks each face is one and gives the head's pose; none to skip.")
+    var landmarkModel = FaceLandmarker.defaultFile
+    @Option(help: "Smallest face-presence confidence of the landmark model kept.") var facePresence = 0.5
+    @Option(help: "BlazeFace tiles to the image's short side: auto (the whole image, then squares of half, a quarter… of it, so small faces are found too), or a number (0 = the whole image at once).")
+    var faceTiles: FaceTiling = .auto
     @Option(help: "Cascade XML file(s) to run instead of the type table (repeatable); reported as type `custom`.")
     var cascade: [String] = []
     @Option(help: "Scale factor between pyramid levels (> 1).") var scaleFactor = 1.1
@@ -41,13 +48,17 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         var wanted: [(DetectionType, Facing, String)] = []
         var faces: BlazeFaceDetector?
+        var landmarker: FaceLandmarker?
         if cascade.isEmpty {
             let catalog = CascadeCatalog.standard
             for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 let t: DetectionType
                 do { t = try catalog.type(named: name) } catch let e as CascadeError { throw ValidationError(e.description) }
                 if t == .humanFace && model == .blazeface {
-                    do { faces = try BlazeFaceDetector(file: faceModel, threads: 1) } catch let e as InferenceError {
+                    do {
+                        faces = try BlazeFaceDetector(file: faceModel, threads: 1)
+                        if landmarkModel != "none" { landmarker = try FaceLandmarker(file: landmarkModel, threads: 1) }
+                    } catch let e as InferenceError {
                         throw ValidationError(e.description)
                     }
                     continue
@@ -88,16 +99,37 @@ struct DetectCommand: ParsableCommand {
                 let color = try ImageFile.read(path, as: .rgba8)
                 size = (color.width, color.height)
                 let detected: [BlazeFaceDetection]
-                do { detected = try faces.detect(color, tiles: faceTiles) } catch let e as InferenceError {
+                do {
+                    switch faceTiles {
+                    case .auto: detected = try faces.detectAtEveryScale(color)
+                    case .count(let n): detected = try faces.detect(color, tiles: n)
+                    }
+                } catch let e as InferenceError {
                     throw ValidationError("\(path): \(e.description)")
                 }
                 for f in detected where f.score >= faceScore {
+                    var mesh: FaceMeshResult?
+                    if let landmarker {
+                        do { mesh = try landmarker.mesh(of: f, in: color) } catch let e as InferenceError {
+                            throw ValidationError("\(path): \(e.description)")
+                        }
+                        if mesh!.presence < facePresence { continue }
+                    }
                     let b = f.bounds
                     let x = Int((b.x * Double(color.width)).rounded()), y = Int((b.y * Double(color.height)).rounded())
                     let w = Int((b.width * Double(color.width)).rounded()), h = Int((b.height * Double(color.height)).rounded())
                     if !json { print("\(path) humanFace \(x) \(y) \(w) \(h)") }
-                    found.append(["type": "humanFace", "facing": f.facing.rawValue, "model": faces.file,
-                                  "confidence": (f.score * 1000).rounded() / 1000, "x": x, "y": y, "width": w, "height": h])
+                    var object: [String: Any] = [
+                        "type": "humanFace", "facing": (mesh?.pose.facing ?? f.facing).rawValue, "model": faces.file,
+                        "confidence": (f.score * 1000).rounded() / 1000, "x": x, "y": y, "width": w, "height": h]
+                    if let mesh {
+                        let r = { (v: Double) in (v * 10).rounded() / 10 }
+                        object["presence"] = (mesh.presence * 1000).rounded() / 1000
+                        object["yaw"] = r(mesh.pose.yaw)
+                        object["pitch"] = r(mesh.pose.pitch)
+                        object["roll"] = r(mesh.pose.roll)
+                    }
+                    found.append(object)
                 }
             }
             if !jobs.isEmpty {
@@ -143,3 +175,13 @@ private final class CascadeLoads: @unchecked Sendable {
 }
 
 extension DetectorModel: ExpressibleByArgument {}
+
+/// `--face-tiles`: every scale (`auto`) or a fixed number of squares to the short side.
+enum FaceTiling: ExpressibleByArgument, Equatable {
+    case auto
+    case count(Int)
+    init?(argument: String) {
+        if argument == "auto" { self = .auto } else if let n = Int(argument), n >= 0 { self = .count(n) } else { return nil }
+    }
+    var defaultValueDescription: String { if case .count(let n) = self { "\(n)" } else { "auto" } }
+}
