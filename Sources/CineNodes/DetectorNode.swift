@@ -13,9 +13,11 @@ public struct DetectorNode: Node {
     public static let summary = "Detects and tracks faces, bodies, cat faces and salient objects with stable IDs."
     public static let details = """
         Faces come from MediaPipe's BlazeFace model run by LiteRT (`model: blazeface`, the \
-        default: faces at any roll, tilted and in half profile, with six keypoints whose \
-        geometry gives the head's yaw — a face turned past half profile is `facing: away`), \
-        or from OpenCV cascades (`model: haar` or `lbp`). The model file is `face-model` (in \
+        default: faces at any roll, tilted and in half profile), each checked by MediaPipe's \
+        face landmark model (`landmark-model`): a box whose face-presence confidence is under \
+        `face-presence` is dropped, and the 468 points give the head's yaw, so a head turned \
+        past 50° is `facing: away` (`landmark-model: none` skips the check and reads the yaw from \
+        BlazeFace's six keypoints), or from OpenCV cascades (`model: haar` or `lbp`). The model file is `face-model` (in \
         .models/, put there by scripts/fetch-models.sh; a path takes your own model of the \
         family). Cascades (read natively, same results as OpenCV's detectMultiScale) run on \
         the luma of every `every`-th frame, downscaled to `detect-width`, and tracks objects in \
@@ -45,11 +47,15 @@ public struct DetectorNode: Node {
     @Parameter(default: .blazeface,
                "Face model: blazeface (learned, LiteRT), or the cascade family haar or lbp (bodies and cats are always Haar cascades)")
     public var model: DetectorModel
-    @Parameter(default: "face_detection_full_range_sparse.tflite",
-               "BlazeFace model file (a name in .models/ or a path): full range (192×192, faces up to ~5 m) or face_detection_short_range.tflite (128×128, within ~2 m)")
+    @Parameter(default: "face_detection_short_range.tflite",
+               "BlazeFace model file (a name in .models/ or a path): short range (128×128; with tiles, faces at any distance) or face_detection_full_range_sparse.tflite (192×192, faces up to ~5 m in one input)")
     public var faceModel: String
     @Parameter(default: 0.5, range: 0.05...0.99, "Smallest BlazeFace confidence kept") public var faceScore: Double
-    @Parameter(default: 1, range: 0...8,
+    @Parameter(default: "face_landmark.tflite",
+               "Face landmark model checking each face and giving its head pose (a name in .models/ or a path; none = no check)")
+    public var landmarkModel: String
+    @Parameter(default: 0.5, range: 0...1, "Smallest face-presence confidence of the landmark model kept") public var facePresence: Double
+    @Parameter(default: 2, range: 0...8,
                "BlazeFace tiles to the frame's short side (overlapping squares, so faces in a wide shot are big enough; 0 = the whole frame at once)")
     public var faceTiles: Int
     @Parameter(default: 640, range: 0...8192, "Width the detector sees (0 = full resolution)") public var detectWidth: Int
@@ -70,6 +76,7 @@ public struct DetectorNode: Node {
 
     private var detector: CascadeMultiDetector?
     private var faces: BlazeFaceDetector?
+    private var landmarker: FaceLandmarker?
     /// Faces found at the start of a detection spread over frames, handed over when it completes.
     private var pendingFaces: [TrackerObservation] = []
     private var tracker = ObjectTracker()
@@ -100,6 +107,11 @@ public struct DetectorNode: Node {
         } catch let e as InferenceError {
             throw ParameterError("face-model", e.description)
         }
+        do { _ = try makeLandmarker() } catch let e as InferenceError { throw ParameterError("landmark-model", e.description) }
+    }
+
+    private func makeLandmarker() throws -> FaceLandmarker? {
+        learnedFaces && landmarkModel != "none" ? try FaceLandmarker(file: landmarkModel, threads: threads) : nil
     }
 
     /// Whether faces come from BlazeFace rather than cascades.
@@ -123,6 +135,7 @@ public struct DetectorNode: Node {
     public mutating func start(_ ctx: inout NodeContext) throws {
         detector = try makeDetector()
         faces = try makeFaceDetector()
+        landmarker = try makeLandmarker()
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
         tracker = ObjectTracker(configuration: c)
@@ -133,10 +146,16 @@ public struct DetectorNode: Node {
         var completed: [TrackerObservation]?
         if frame % every == 0 {
             if let faces {
-                // The learned model sees the whole frame in about a millisecond: no spreading.
-                pendingFaces = try faces.detect(image, tiles: faceTiles).filter { $0.score >= faceScore }.map { f in
-                    TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score,
-                                       facing: f.facing)
+                // The learned models see the whole frame in a few milliseconds: no spreading.
+                pendingFaces = []
+                for f in try faces.detect(image, tiles: faceTiles) where f.score >= faceScore {
+                    var facing = f.facing
+                    if let landmarker {
+                        let mesh = try landmarker.mesh(of: f, in: image)
+                        if mesh.presence < facePresence { continue }
+                        facing = mesh.pose.facing
+                    }
+                    pendingFaces.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing))
                 }
                 if detector == nil { completed = pendingFaces }
             }
