@@ -1,16 +1,30 @@
 // Declarations: the property wrappers a node uses to declare its ports and parameters.
 // The declaration is the single source for validation, `cinegraph nodes` and docs/nodes.md.
 
+/// A port of a node, as its code refers to it: `$video` gives the `video` port's handle.
+/// The name is the config key (the property's, or the `name:` of its declaration).
+public struct Port: CustomStringConvertible {
+    private let slot: PortName
+    init(_ slot: PortName) { self.slot = slot }
+    /// The port's name in configs, docs and errors.
+    public var name: String { slot.name }
+    public var description: String { slot.name }
+}
+
 /// An input port. Reading it inside `process` gives the packet of the current instant.
 ///
 /// ```swift
 /// @Input("Frames to darken") var video: Image
+/// @Input(name: "detections", "Faces to follow") var faces: Detections   // a port named apart from its property
 /// ```
 @propertyWrapper
 public struct Input<Value: Sendable>: InputDeclaring {
     let slot: InputSlot<Value>
-    /// Declares a required input with a one-line description.
-    public init(_ doc: String = "") { slot = InputSlot(doc: doc, optional: false) }
+    /// Declares a required input with a one-line description; `name` overrides the name the
+    /// property gives (`maxDisparity` → `max-disparity`).
+    public init(name: String? = nil, _ doc: String = "") { slot = InputSlot(doc: doc, optional: false, explicitName: name) }
+    /// The port's handle (`$video`).
+    public var projectedValue: Port { Port(slot) }
     /// The packet of the current instant.
     public var wrappedValue: Value {
         guard let v = slot.value else { preconditionFailure("input '\(slot.name)' read outside process()") }
@@ -23,8 +37,10 @@ public struct Input<Value: Sendable>: InputDeclaring {
 @propertyWrapper
 public struct OptionalInput<Value: Sendable>: InputDeclaring {
     let slot: InputSlot<Value>
-    /// Declares an optional input.
-    public init(_ doc: String = "") { slot = InputSlot(doc: doc, optional: true) }
+    /// Declares an optional input; `name` overrides the name the property gives.
+    public init(name: String? = nil, _ doc: String = "") { slot = InputSlot(doc: doc, optional: true, explicitName: name) }
+    /// The port's handle (`$focus`).
+    public var projectedValue: Port { Port(slot) }
     /// The packet of the current instant, or `nil` when the port is not connected.
     public var wrappedValue: Value? { slot.value }
     var anyInputSlot: AnyInputSlot { slot }
@@ -35,8 +51,11 @@ public struct OptionalInput<Value: Sendable>: InputDeclaring {
 @propertyWrapper
 public struct Output<Value: Sendable>: OutputDeclaring {
     let slot: OutputSlot<Value>
-    /// Declares an output with a one-line description.
-    public init(_ doc: String = "") { slot = OutputSlot(doc: doc) }
+    /// Declares an output with a one-line description; `name` overrides the name the property
+    /// gives (an output may share its name with an input: `detections` in, `detections` out).
+    public init(name: String? = nil, _ doc: String = "") { slot = OutputSlot(doc: doc, explicitName: name) }
+    /// The port's handle, for ``NodeContext/isConnected(_:)-(Port)``: `ctx.isConnected($video)`.
+    public var projectedValue: Port { Port(slot) }
     /// The packet for the current instant.
     public var wrappedValue: Value {
         get {
@@ -83,13 +102,22 @@ protocol InputDeclaring { var anyInputSlot: AnyInputSlot { get } }
 protocol OutputDeclaring { var anyOutputSlot: AnyOutputSlot { get } }
 protocol ParameterDeclaring { var anyParameterSlot: AnyParameterSlot { get } }
 
-class AnyInputSlot {
+/// A slot that knows its port's name once the node is reflected.
+class PortName {
+    /// Set once, when the node's slots are found (before the node runs).
     var name = ""
+    /// The `name:` of the declaration, if any.
+    let explicitName: String?
+    init(explicitName: String?) { self.explicitName = explicitName }
+}
+
+class AnyInputSlot: PortName {
     let doc: String
     let optional: Bool
-    init(doc: String, optional: Bool) {
+    init(doc: String, optional: Bool, explicitName: String?) {
         self.doc = doc
         self.optional = optional
+        super.init(explicitName: explicitName)
     }
     var valueType: Any.Type { fatalError("abstract") }
     func set(_ value: (any Sendable)?) { fatalError("abstract") }
@@ -101,10 +129,12 @@ final class InputSlot<Value: Sendable>: AnyInputSlot {
     override func set(_ v: (any Sendable)?) { value = v.map { $0 as! Value } }
 }
 
-class AnyOutputSlot {
-    var name = ""
+class AnyOutputSlot: PortName {
     let doc: String
-    init(doc: String) { self.doc = doc }
+    init(doc: String, explicitName: String?) {
+        self.doc = doc
+        super.init(explicitName: explicitName)
+    }
     var valueType: Any.Type { fatalError("abstract") }
     func take() -> (any Sendable)? { fatalError("abstract") }
     var hasValue: Bool { fatalError("abstract") }
@@ -188,10 +218,10 @@ struct NodeSlots {
                 guard let label = child.label else { continue }
                 let name = configName(ofProperty: label)
                 if let d = child.value as? any InputDeclaring {
-                    d.anyInputSlot.name = name
+                    d.anyInputSlot.name = d.anyInputSlot.explicitName ?? name
                     inputs.append(d.anyInputSlot)
                 } else if let d = child.value as? any OutputDeclaring {
-                    d.anyOutputSlot.name = name
+                    d.anyOutputSlot.name = d.anyOutputSlot.explicitName ?? name
                     outputs.append(d.anyOutputSlot)
                 } else if let d = child.value as? any ParameterDeclaring {
                     d.anyParameterSlot.name = name
@@ -199,6 +229,10 @@ struct NodeSlots {
                 }
             }
             mirror = m.superclassMirror
+        }
+        for (kind, names) in [("input", inputs.map(\.name)), ("output", outputs.map(\.name)), ("parameter", parameters.map(\.name))] {
+            let repeated = Dictionary(grouping: names, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+            precondition(repeated.isEmpty, "\(type(of: node)) declares two \(kind)s named \(repeated.joined(separator: ", "))")
         }
     }
 }

@@ -148,8 +148,8 @@ public struct NodeContext {
         emittedInCall = true
     }
 
-    /// Whether output `name` feeds any other node (skip work nobody reads).
-    public func isConnected(_ name: String) -> Bool { connectedOutputs.contains(name) }
+    /// Whether an output feeds any other node (skip work nobody reads): `ctx.isConnected($video)`.
+    public func isConnected(_ port: Port) -> Bool { connectedOutputs.contains(port.name) }
 
     /// For sources: there will be no more packets. `finish` follows.
     public mutating func endOfStream() { ended = true }

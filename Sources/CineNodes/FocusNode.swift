@@ -56,7 +56,8 @@ public struct FocusNode: Node {
     @Output("Focus of each frame (after the lookahead), with the scene statuses") public var focus: FocusState
     /// The frame's detections with their focus modes; its label maps to the config name
     /// `detections`, like the input (Swift cannot have two properties named `detections`).
-    private let _Detections = Output<Detections>("Detections of each frame with focusMode set (after the lookahead)")
+    @Output(name: "detections", "Detections of each frame with focusMode set (after the lookahead)")
+    public var focusedDetections: Detections
 
     @Parameter(default: .seconds(0), "Decisions known this far ahead: outputs are delayed by it (0 = live)")
     public var lookahead: Duration
@@ -125,7 +126,7 @@ public struct FocusNode: Node {
             while sceneHistory.count > 1 && sceneHistory[1].time <= o.time { sceneHistory.removeFirst() }
             state.sceneStatuses = sceneHistory.first?.statuses ?? []
             focus = state
-            _Detections.wrappedValue = o.detections
+            focusedDetections = o.detections
         }
     }
 
@@ -139,7 +140,7 @@ public struct FocusNode: Node {
             while sceneHistory.count > 1 && sceneHistory[1].time <= o.time { sceneHistory.removeFirst() }
             state.sceneStatuses = sceneHistory.first?.statuses ?? []
             focus = state
-            _Detections.wrappedValue = o.detections
+            focusedDetections = o.detections
             ctx.emit(at: o.time + shift)
         }
     }

@@ -24,12 +24,8 @@ public struct RefocusNode: Node {
 
     @Input("Detections of each frame (from asset-source)") public var detections: Detections
     @Output("Focus of each frame") public var focus: FocusState
-    private let _Detections = Output<Detections>("Detections with focusMode set by the decision in force")
-    /// Detections with focusMode set by the decision in force.
-    public var focusedDetections: Detections {
-        get { _Detections.wrappedValue }
-        set { _Detections.wrappedValue = newValue }
-    }
+    @Output(name: "detections", "Detections with focusMode set by the decision in force")
+    public var focusedDetections: Detections
     @Parameter(default: "", "The asset (.mkv) whose script is rebuilt") public var asset: String
     @Parameter(default: "", "Changes file from `cinegraph script` (empty: the recorded decisions only)")
     public var changes: String

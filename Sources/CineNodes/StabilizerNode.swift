@@ -93,7 +93,7 @@ public struct StabilizerNode: Node {
         }
         let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus)
         if stabilizer == nil {
-            if first == nil { wantsStereoSafety = disparity != nil || ctx.isConnected("stabilized-disparity") }
+            if first == nil { wantsStereoSafety = disparity != nil || ctx.isConnected($stabilizedDisparity) }
             var frames: Int?
             if lookahead.seconds > 0 {
                 guard let f = first else {
@@ -171,10 +171,10 @@ public struct StabilizerNode: Node {
         for r in ready {
             let c = r.correction
             let unchanged = c.stabilizing == .identity && c.zoom == 1
-            if ctx.isConnected("stabilized-video") {
+            if ctx.isConnected($stabilizedVideo) {
                 stabilizedVideo = unchanged ? r.frame : try warp.apply(c, to: r.frame)
             }
-            if let d = r.payload.disparity, ctx.isConnected("stabilized-disparity") {
+            if let d = r.payload.disparity, ctx.isConnected($stabilizedDisparity) {
                 stabilizedDisparity = unchanged ? d : try warp.apply(c, to: d)
             }
             if let list = r.payload.detections {

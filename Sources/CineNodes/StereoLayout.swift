@@ -43,10 +43,10 @@ struct StereoOutputs {
 
     static func assign(_ left: Image, _ right: Image?, left l: Output<Image>, right r: Output<Image>,
                        stereo s: Output<StereoFrame>, _ ctx: NodeContext) {
-        if ctx.isConnected("left") { l.wrappedValue = left }
+        if ctx.isConnected(l.projectedValue) { l.wrappedValue = left }
         if let right {
-            if ctx.isConnected("right") { r.wrappedValue = right }
-            if ctx.isConnected("stereo") { s.wrappedValue = StereoFrame(left: left, right: right) }
+            if ctx.isConnected(r.projectedValue) { r.wrappedValue = right }
+            if ctx.isConnected(s.projectedValue) { s.wrappedValue = StereoFrame(left: left, right: right) }
         }
     }
 }

@@ -93,7 +93,7 @@ public struct SyntheticCameraNode: Node {
         if live { ctx.pace(until: t) }
         let l = ctx.pool.makeImage(width: size.width, height: size.height, format: .i420)
         let r = ctx.pool.makeImage(width: size.width, height: size.height, format: .i420)
-        let truth = ctx.isConnected("disparity")
+        let truth = ctx.isConnected($disparity)
             ? ctx.pool.makeImage(width: size.width, height: size.height, format: .float32) : nil
         scene.render(frame: index, left: l, right: r, groundTruth: truth)
         ctx.timestamp = t
@@ -101,7 +101,7 @@ public struct SyntheticCameraNode: Node {
         if let truth {
             disparity = DisparityMap(values: truth, referenceWidth: size.width, referenceHeight: size.height)
         }
-        if ctx.isConnected("detections") { detections = Self.detections(scene.subjects(at: t.seconds)) }
+        if ctx.isConnected($detections) { detections = Self.detections(scene.subjects(at: t.seconds)) }
         index += 1
     }
 }

@@ -30,6 +30,20 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(summary.totalDrops == 0)
     }
 
+    @Test func aPortNamedApartFromItsPropertyCarriesItsPackets() throws {
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: tick, count: 20 }
+              neg: { kind: negate, value: src.value }
+              out: { kind: collect, input: neg.value }
+            """)
+        #expect(summary.failures.isEmpty)
+        #expect(events.values(from: "out") == (0..<20).map { -$0 })
+        let d = try #require(testRegistry().description(of: "negate"))
+        #expect(d.inputs.map(\.name) == ["value"] && d.outputs.map(\.name) == ["value"])
+        #expect(d.outputs.first?.doc == "The number negated")
+    }
+
     @Test func skippedInstantsAreNotJoined() throws {
         let (summary, events) = try run("""
             nodes:

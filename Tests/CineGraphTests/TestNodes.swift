@@ -24,8 +24,19 @@ struct Tick: Node {
         if pace > 0 { Thread.sleep(forTimeInterval: pace) }
         ctx.timestamp = Timestamp(nanoseconds: Int64(i) * 1_000_000)
         value = i * stepSize
-        if ctx.isConnected("text") { text = String(i) }
+        if ctx.isConnected($text) { text = String(i) }
         i += 1
+    }
+}
+
+/// Negates: an output that shares its name with its input (`value` in, `value` out).
+struct Negate: Node {
+    static let kind = "negate"
+    static let summary = "Negates."
+    @Input("A number") var value: Int
+    @Output(name: "value", "The number negated") var negated: Int
+    mutating func process(_ ctx: inout NodeContext) throws {
+        if ctx.isConnected($negated) { negated = -value }
     }
 }
 
@@ -164,6 +175,7 @@ func testRegistry() -> NodeRegistry {
     r.register(Relay.self)
     r.register(Heavy.self)
     r.register(TwoCounts.self)
+    r.register(Negate.self)
     return r
 }
 
