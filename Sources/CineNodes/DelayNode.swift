@@ -20,16 +20,12 @@ public struct DelayNode: Node {
     @OptionalInput("Disparity maps to delay") public var disparity: DisparityMap?
     @Output("The frame of T − duration") public var delayedVideo: Image
     @Output("The disparity of T − duration") public var delayedDisparity: DisparityMap
-    @Parameter(default: .milliseconds(500), "How long to hold frames (match the focus node's lookahead)")
+    @Parameter(default: .milliseconds(500), range: .zero ... .seconds(10), "How long to hold frames (match the focus node's lookahead)")
     public var duration: Duration
 
     private var held: [(time: Timestamp, video: Image?, disparity: DisparityMap?)] = []
 
     public init() {}
-
-    public func validate() throws {
-        if duration.seconds < 0 || duration.seconds > 10 { throw ParameterError("duration", "must be 0...10 s") }
-    }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         held.append((ctx.timestamp, video, disparity))

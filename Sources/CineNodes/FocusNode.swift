@@ -59,7 +59,7 @@ public struct FocusNode: Node {
     @Output(name: "detections", "Detections of each frame with focusMode set (after the lookahead)")
     public var focusedDetections: Detections
 
-    @Parameter(default: .seconds(0), "Decisions known this far ahead: outputs are delayed by it (0 = live)")
+    @Parameter(default: .seconds(0), range: .zero ... .seconds(10), "Decisions known this far ahead: outputs are delayed by it (0 = live)")
     public var lookahead: Duration
     @Parameter(
         default: LensModel.defaultFNumber, range: LensModel.minimumFNumber...LensModel.maximumFNumber,
@@ -67,10 +67,10 @@ public struct FocusNode: Node {
     public var aperture: Double
     @Parameter(default: 60, range: 1...100_000, "Rack speed in disparity pixels per second (racks last 0.4–0.8 s)")
     public var rackSpeed: Double
-    @Parameter(default: .seconds(1), "Shortest time an automatic decision holds") public var minHold: Duration
-    @Parameter(default: .milliseconds(500), "How long a newcomer must be seen before it gets focus")
+    @Parameter(default: .seconds(1), range: .zero ... .seconds(600), "Shortest time an automatic decision holds") public var minHold: Duration
+    @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60), "How long a newcomer must be seen before it gets focus")
     public var dwell: Duration
-    @Parameter(default: .milliseconds(200),
+    @Parameter(default: .milliseconds(200), range: .zero ... .seconds(60),
                "The shorter dwell while nobody holds focus (the frame was empty or its subject left)")
     public var acquireDwell: Duration
 
@@ -84,13 +84,6 @@ public struct FocusNode: Node {
     private var lastVideo: Image?
 
     public init() {}
-
-    public func validate() throws {
-        if lookahead.seconds < 0 || lookahead.seconds > 10 { throw ParameterError("lookahead", "must be 0...10 s") }
-        if minHold.seconds < 0 { throw ParameterError("min-hold", "must not be negative") }
-        if dwell.seconds < 0 { throw ParameterError("dwell", "must not be negative") }
-        if acquireDwell.seconds < 0 { throw ParameterError("acquire-dwell", "must not be negative") }
-    }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
         var c = FocusEngineConfiguration()

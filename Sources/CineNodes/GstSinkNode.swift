@@ -18,7 +18,7 @@ public struct GstSinkNode: Node {
     @Input("Frames") public var video: Image
     @Parameter(default: "fakesink", "GStreamer description after the appsrc") public var description: String
     @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
-    @Parameter(default: .seconds(0), "How long to keep the pipeline open after the stream ends (network sinks)")
+    @Parameter(default: .seconds(0), range: .zero ... .seconds(30), "How long to keep the pipeline open after the stream ends (network sinks)")
     public var linger: Duration
 
     private var sink: VideoSinkPipeline?
@@ -27,7 +27,6 @@ public struct GstSinkNode: Node {
 
     public func validate() throws {
         if description.contains("appsrc") { throw ParameterError("description", "leave out the source; cinegraph adds an appsrc") }
-        if linger.seconds < 0 || linger.seconds > 30 { throw ParameterError("linger", "must be 0 to 30 s") }
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {

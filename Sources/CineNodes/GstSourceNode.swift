@@ -26,7 +26,7 @@ public struct GstSourceNode: Node {
     @Parameter(default: "videotestsrc num-buffers=300", "GStreamer source description") public var description: String
     @Parameter(default: false, "A live source (drop-oldest edges downstream)") public var live: Bool
     @Parameter(default: .mono, "How each frame holds the views") public var layout: StereoLayout
-    @Parameter(default: .seconds(3), "An end of stream this long after the last frame means the source was lost")
+    @Parameter(default: .seconds(3), range: .milliseconds(1) ... .seconds(3600), "An end of stream this long after the last frame means the source was lost")
     public var silence: Duration
 
     private var pipeline: Pipeline?
@@ -47,7 +47,6 @@ public struct GstSourceNode: Node {
 
     public func validate() throws {
         if description.contains("appsink") { throw ParameterError("description", "leave out the sink; cinegraph adds an appsink") }
-        if silence.seconds <= 0 { throw ParameterError("silence", "must be longer than 0 s") }
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {

@@ -55,7 +55,7 @@ public struct StabilizerNode: Node {
 
     @Parameter(default: .cinematicExtended, "Smoothing, crop and lookahead (see the table)")
     public var mode: StabilizerMode
-    @Parameter(default: .zero, "Lookahead and latency; 0 = the mode's (in frames: 15, 30, 45, 60)")
+    @Parameter(default: .zero, range: .zero ... .seconds(20), "Lookahead and latency; 0 = the mode's (in frames: 15, 30, 45, 60)")
     public var lookahead: Duration
     @Parameter(default: .auto, "No rotation, so disparity geometry holds: auto (on with disparity), on, off")
     public var stereoSafe: StereoSafety
@@ -77,12 +77,6 @@ public struct StabilizerNode: Node {
     private var wantsStereoSafety = false
 
     public init() {}
-
-    public func validate() throws {
-        if lookahead.seconds < 0 || lookahead.seconds > 20 {
-            throw ParameterError("lookahead", "must be 0 … 20 s, got \(lookahead.configText)")
-        }
-    }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard video.width > 0, video.height > 0 else {

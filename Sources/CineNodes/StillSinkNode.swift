@@ -26,7 +26,7 @@ public struct StillSinkNode: Node {
 
     @Parameter(default: "still-{time}-{index}.jpg", "Output path (.jpg, .jpeg, .png); {time} {date} {node} {index} expand")
     public var path: String
-    @Parameter(default: .seconds(0), "Also write a still this often (0 = only on command)") public var interval: Duration
+    @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "Also write a still this often (0 = only on command)") public var interval: Duration
     @Parameter(default: 92, range: 1...100, "JPEG quality") public var jpegQuality: Int
 
     private var last: (image: Image, timestamp: Timestamp, frame: Int, detections: Detections?, focus: FocusState?)?

@@ -32,12 +32,12 @@ public struct SyntheticCameraNode: Node {
     @Parameter(default: 1, range: 0...Int.max, "Scene seed: same seed, same frames") public var seed: Int
     @Parameter(default: 0.065, range: 0.001...1, "Stereo baseline in metres") public var baseline: Double
     @Parameter(default: 60, range: 10...150, "Horizontal field of view in degrees") public var fov: Double
-    @Parameter(default: .seconds(0), "Stop after this long (0 = until stopped; the scene repeats)") public var duration: Duration
+    @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "Stop after this long (0 = until stopped; the scene repeats)") public var duration: Duration
     @Parameter(default: true, "Pace frames in real time like a camera") public var live: Bool
     @Parameter(default: 0.01, range: 0...0.2, "Sensor noise (fraction of full scale)") public var noise: Double
     @Parameter(default: 3, range: 0...8, "Number of subjects that walk through") public var subjects: Int
-    @Parameter(default: .seconds(0), "When the light drops (0 = never)") public var lightDropAt: Duration
-    @Parameter(default: .seconds(3), "How long the light stays low") public var lightDropFor: Duration
+    @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "When the light drops (0 = never)") public var lightDropAt: Duration
+    @Parameter(default: .seconds(3), range: .zero ... .seconds(3600), "How long the light stays low") public var lightDropFor: Duration
     @Parameter(default: 0.1, range: 0...1, "Light level during the drop (1 = normal)") public var lightDropLevel: Double
 
     private var scene: SyntheticScene?
