@@ -10,7 +10,7 @@ struct Cinegraph: ParsableCommand {
         abstract: "Cinematic-mode video for Linux cameras: run declarative processing graphs.",
         discussion: "Start with `cinegraph demo` (a synthetic take with automatic focus, rendered with bokeh) or `cinegraph nodes`.",
         version: "0.1.0",
-        subcommands: [DemoCommand.self, RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self, EditCommand.self, ExportCommand.self, StabilizeCommand.self,
+        subcommands: [DemoCommand.self, RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, MatteCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self, EditCommand.self, ExportCommand.self, StabilizeCommand.self,
                       ControlCommand.self])
 
     /// Installs the web viewfinder's server (kind `viewfinder`) before any graph loads, then runs.

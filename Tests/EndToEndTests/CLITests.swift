@@ -298,3 +298,27 @@ func scratch(_ name: String) -> String {
         #expect(r.stderr.contains("no-such-model.tflite") && r.stderr.contains("fetch-models"), "\(r.stderr)")
     }
 }
+
+/// `cinegraph matte` on the real portrait: the file written, re-read, person where she is.
+@Suite struct MatteCommandTests {
+    @Test func thePortraitsMatteIsWrittenAtItsSizeWithThePersonInIt() throws {
+        let dir = scratch("matte")
+        let r = try cinegraph(["matte", "Tests/PhotoFixtures/astronaut.jpg", "-o", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("astronaut.matte.png: 512x512 matte"), "\(r.stdout)")
+        let matte = try ImageFile.read("\(dir)/astronaut.matte.png", as: .gray8)
+        try #require(matte.width == 512 && matte.height == 512)
+        func at(_ x: Int, _ y: Int) -> UInt8 { matte.plane(0).row(y, as: UInt8.self)[x] }
+        #expect(at(240, 130) > 200 && at(100, 480) > 200)  // her face, her suit
+        #expect(at(500, 10) < 30 && at(10, 10) < 30)  // the wall, the flag
+        // --model-size keeps the model's own size.
+        let coarse = try cinegraph(["matte", "Tests/PhotoFixtures/astronaut.jpg", "-o", "\(dir)/model", "--model-size"])
+        #expect(coarse.status == 0 && coarse.stdout.contains("256x144"), "\(coarse.stdout)")
+    }
+
+    @Test func aMissingModelIsOneClearError() throws {
+        let r = try cinegraph(["matte", "Tests/PhotoFixtures/astronaut.jpg", "--model", "no-such-matte.tflite"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no-such-matte.tflite") && r.stderr.contains("fetch-models"), "\(r.stderr)")
+    }
+}
