@@ -49,6 +49,8 @@ bench: setup
 	$(RELEASE_BIN)/CineBench
 	@echo "\nfaces on real photos — cinegraph detect, learned model vs Haar cascades (Benchmarks/detector/photos.py)"
 	$$(bash scripts/bench-venv.sh) Benchmarks/detector/photos.py $(RELEASE_BIN)/cinegraph
+	@echo "\nthe face models against the reference — mediapipe's FaceDetection and FaceMesh (Benchmarks/detector/reference.py)"
+	$$(bash scripts/bench-venv.sh) Benchmarks/detector/reference.py $(RELEASE_BIN)/cinegraph 2>/dev/null
 
 ## The director (detections, tracking, focus) scored against the synthetic camera's ground truth.
 score: release

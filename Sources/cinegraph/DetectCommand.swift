@@ -43,6 +43,7 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Smallest object side in pixels.") var minSize = 0
     @Option(help: "Threads (1 = single-threaded).") var threads = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "With --json, add each face's 468 landmark points (pixels; x, y, z).") var mesh = false
     @Flag(help: "Only the first (primary) cascade of each type.") var primaryOnly = false
 
     func run() throws {
@@ -128,6 +129,9 @@ struct DetectCommand: ParsableCommand {
                         object["yaw"] = r(mesh.pose.yaw)
                         object["pitch"] = r(mesh.pose.pitch)
                         object["roll"] = r(mesh.pose.roll)
+                        if self.mesh {
+                            object["mesh"] = mesh.points.map { [($0.x * 100).rounded() / 100, ($0.y * 100).rounded() / 100, ($0.z * 100).rounded() / 100] }
+                        }
                     }
                     found.append(object)
                 }
