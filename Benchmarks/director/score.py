@@ -58,9 +58,9 @@ def main(truth_path, found_path):
                 crossing[group] = crossing.get(group, 0) + 1
             last_seen[group] = k
             best, best_iou = None, 0.3
-            for k, d in enumerate(seen):
-                if k not in used and iou(box(g), box(d)) > best_iou:
-                    best, best_iou = k, iou(box(g), box(d))
+            for j, d in enumerate(seen):  # j, not k: k is the frame
+                if j not in used and iou(box(g), box(d)) > best_iou:
+                    best, best_iou = j, iou(box(g), box(d))
             if best is None:
                 fn += 1
                 continue
@@ -73,8 +73,8 @@ def main(truth_path, found_path):
             last_id[person] = got
         faceless = [d for d in t.get("detections", []) if d["type"] == "humanBody"
                     and not any(g["groupID"] == d["groupID"] for g in true_faces)]
-        fp += sum(1 for k, d in enumerate(seen)
-                  if k not in used and not any(iou(box(g), box(d)) >= 0.3 for g in hidden)
+        fp += sum(1 for j, d in enumerate(seen)
+                  if j not in used and not any(iou(box(g), box(d)) >= 0.3 for g in hidden)
                   and not (d.get("facing") == "away" and any(inside(box(d), box(b)) >= 0.5 for b in faceless)))
         if true_faces:
             visible += 1

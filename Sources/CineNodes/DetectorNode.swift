@@ -71,7 +71,7 @@ public struct DetectorNode: Node {
     @Parameter(default: 24, range: 0...4096, "Smallest object side, in detector pixels") public var minSize: Int
     @Parameter(default: true, "Also run the profile-face cascade around tracked faces (the looking-away signal)")
     public var profiles: Bool
-    @Parameter(default: 20, range: 1...1000, "Detection rounds an unseen object keeps its ID") public var maxMisses: Int
+    @Parameter(default: 45, range: 1...1000, "Detection rounds an unseen object keeps its ID (45: 4.5 s at every 3; a head turned away for a few seconds keeps its face ID)") public var maxMisses: Int
     @Parameter(default: 2, range: 1...64, "Cores the detector may use") public var threads: Int
 
     private var detector: CascadeMultiDetector?

@@ -35,6 +35,6 @@ import Testing
         #expect(precision >= 97.5, "\(text)")
         #expect(focus >= 80, "\(text)")
         #expect(text.contains("ID switches 0"), "\(text)")
-        #expect(text.contains("face IDs per person and crossing [1, 1, 1, 1]"), "\(text)")
+        #expect(text.contains("face IDs per person and crossing [1, 1, 1] (3 crossings)"), "\(text)")
     }
 }
