@@ -70,9 +70,12 @@ public struct FocusNode: Node {
     @Parameter(default: .seconds(1), range: .zero ... .seconds(600), "Shortest time an automatic decision holds") public var minHold: Duration
     @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60), "How long a newcomer must be seen before it gets focus")
     public var dwell: Duration
-    @Parameter(default: .milliseconds(200), range: .zero ... .seconds(60),
+    @Parameter(default: .milliseconds(100), range: .zero ... .seconds(60),
                "The shorter dwell while nobody holds focus (the frame was empty or its subject left)")
     public var acquireDwell: Duration
+    @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60),
+               "How long focus stays put once its subject has left an empty frame, before it racks to the scene")
+    public var emptyHold: Duration
 
     private var engine = FocusEngine()
     private var salient = SalientObjectTracker()
@@ -92,6 +95,7 @@ public struct FocusNode: Node {
         c.minimumHold = minHold.seconds
         c.dwell = dwell.seconds
         c.acquireDwell = acquireDwell.seconds
+        c.emptyHold = emptyHold.seconds
         c.recordsFrames = false  // a live graph runs for hours: keep decisions only
         engine = FocusEngine(configuration: c, fNumber: aperture)
     }

@@ -67,11 +67,11 @@ extension [FocusEngineOutput] {
     @Test func subjectEntersAndFocusRacksAfterTheDwell() throws {
         let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<10)], until: 4)
         #expect(out.at(0.5).focus.focusDisparity == 10)  // nothing yet: the scene
-        #expect(out.at(1.15).focus.focusDisparity == 10)  // within the dwell (nobody holds focus: the short one)
+        #expect(out.at(1.05).focus.focusDisparity == 10)  // within the dwell (nobody holds focus: the short one, 0.1 s)
         let base = engine.script.decisions.first
         #expect(base?.kind == .base && base?.target == .group(1))
-        #expect(base.map { abs($0.time.seconds - 1.2) < 0.04 } == true)
-        #expect(out.at(1.4).focus.transitionProgress < 1)
+        #expect(base.map { abs($0.time.seconds - 1.1) < 0.04 } == true)
+        #expect(out.at(1.3).focus.transitionProgress < 1)
         #expect(out.at(2.4).focus.focusDisparity == 40)  // landed: 0.5 s rack for 30 px
         #expect(out.at(2.4).focus.targetDetectionID == 1)
         #expect(out.at(2.4).detections.first { $0.id == 1 }?.focusMode == .weak)
@@ -86,12 +86,15 @@ extension [FocusEngineOutput] {
         let targets = engine.script.decisions.filter { $0.kind == .base }.map(\.target)
         if someoneComes {
             #expect(targets == [.group(1), .group(2)], "\(targets)")
-            // Forgotten at 3.5 s; the newcomer, seen since 3.4 s, qualifies 0.2 s after first sight.
-            #expect(engine.script.decisions.last.map { abs($0.time.seconds - 3.6) < 0.04 } == true)
+            // Forgotten at 3.5 s; the newcomer, seen since 3.4 s, qualifies 0.1 s after first sight.
+            #expect(engine.script.decisions.last.map { abs($0.time.seconds - 3.5) < 0.04 } == true)
             #expect(out.at(5).focus.focusDisparity == 30)
             #expect(out.filter { $0.time.seconds > 3 && $0.time.seconds < 5 }.allSatisfy { $0.focus.focusDisparity >= 30 })
         } else {
             #expect(targets == [.group(1), .disparity(10)], "\(targets)")
+            // Forgotten at 3.5 s, held 0.5 s on an empty frame, then racked to the scene.
+            #expect(engine.script.decisions.last.map { abs($0.time.seconds - 4.0) < 0.04 } == true)
+            #expect(out.at(3.9).focus.focusDisparity == 40)
             #expect(out.at(5).focus.focusDisparity == 10)
         }
     }
@@ -121,12 +124,13 @@ extension [FocusEngineOutput] {
     @Test func focusRacksBackToTheSceneWhenTheOnlySubjectLeaves() throws {
         let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<5)], until: 8)
         #expect(out.at(4.5).focus.focusDisparity == 40)
-        // Forgotten 0.5 s after leaving, then a rack (not a jump) to the scene's plane.
+        // Forgotten 0.5 s after leaving, held 0.5 s more on the empty frame, then a rack (not a
+        // jump) to the scene's plane.
         let scene = engine.script.decisions.last
         #expect(scene?.kind == .base && scene?.target == .disparity(10))
-        #expect(scene.map { abs($0.time.seconds - 5.5) < 0.05 } == true)
-        #expect(out.at(5.2).focus.focusDisparity == 40)  // held while the subject may come back
-        #expect(out.at(6.5).focus.focusDisparity == 10)
+        #expect(scene.map { abs($0.time.seconds - 6.0) < 0.05 } == true)
+        #expect(out.at(5.7).focus.focusDisparity == 40)  // held while the subject may come back
+        #expect(out.at(7.0).focus.focusDisparity == 10)
         let steps = zip(out, out.dropFirst()).map { abs($1.focus.focusDisparity - $0.focus.focusDisparity) }
         #expect(steps.max()! < 30.0 / 4)
     }

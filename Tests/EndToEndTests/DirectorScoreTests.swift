@@ -29,11 +29,11 @@ import Testing
         let recall = try #require(number(after: "recall "), "\(text)")
         let precision = try #require(number(after: "precision "), "\(text)")
         let focus = try #require(number(after: "focus on a true subject in "), "\(text)")
-        // Measured 96.8 / 98.3 / 82.1 % (short-range model on 2 tiles, landmark check); the
-        // issue's aims are 95 / 98 / 85 %.
+        // Measured 96.8 / 98.3 / 85.4 % (short-range model on 2 tiles, landmark check; focus
+        // with a 0.1 s acquire dwell and a 0.5 s hold on an empty frame); aims 95 / 98 / 85 %.
         #expect(recall >= 95, "\(text)")
         #expect(precision >= 97.5, "\(text)")
-        #expect(focus >= 80, "\(text)")
+        #expect(focus >= 84, "\(text)")
         #expect(text.contains("ID switches 0"), "\(text)")
         #expect(text.contains("face IDs per person and crossing [1, 1, 1] (3 crossings)"), "\(text)")
     }

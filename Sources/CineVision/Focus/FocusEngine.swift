@@ -211,7 +211,8 @@ public struct FocusEngine: Sendable {
             // Nobody holds focus and nobody qualifies: rest on the scene — unless someone is
             // walking in (a subject still in its dwell), whom focus waits for instead of racking
             // away and back.
-            if state.baseGroup == nil, !state.restingOnScene, candidates.isEmpty, state.lastBase != nil {
+            if state.baseGroup == nil, !state.restingOnScene, candidates.isEmpty, state.lastBase != nil,
+               (time - state.baseSince).seconds >= c.emptyHold - 1e-9 {
                 state.restingOnScene = true
                 if let scene = sceneDisparity, scene.isFinite { decideBase(.disparity(scene), at: time) }
             }

@@ -15,7 +15,7 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     /// The shorter dwell when nobody holds focus (the frame was empty, or its subject left), seconds:
     /// there is no subject to protect from a false start, and a focus puller racks to whoever
     /// walks in as soon as they are clearly there.
-    public var acquireDwell: Double = 0.2
+    public var acquireDwell: Double = 0.1
     /// A challenger must beat the subject in focus by this score margin.
     public var switchMargin: Double = 0.15
     /// Bonus of the subject in focus (hysteresis).
@@ -42,6 +42,10 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     /// in focus is forgotten and nobody else qualifies, focus racks to the scene (the plane at
     /// the centre), as a focus puller does when the frame empties.
     public var forgetAfter: Double = 0.5
+    /// Once the subject in focus is forgotten, how long focus stays where it was while nobody
+    /// is in view before it racks to the scene, seconds: someone walking in within it gets
+    /// focus straight from there, not by way of the background.
+    public var emptyHold: Double = 0.5
     /// Fastest change of focus while following a subject, disparity pixels per second. A
     /// subject's measured disparity can jump when its box slips onto the background (leaving
     /// the frame, occlusions); a real subject does not move that fast in depth, so focus
