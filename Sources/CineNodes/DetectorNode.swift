@@ -27,7 +27,9 @@ public struct DetectorNode: Node {
         shared out over its `every` frames, so the cost is even from frame to frame. Types and their cascades (docs/detection.md): humanFace = \
         haarcascade_frontalface_default (+ haarcascade_profileface: looking away), humanBody = \
         haarcascade_upperbody (+ fullbody), catFace = haarcascade_frontalcatface; `cascades` adds \
-        any XML as type `custom`. Each detection has a stable `id`, a `groupID` tying a \
+        any XML as type `custom`. With `model: blazeface`, `humanBody` comes from BlazePose's \
+        person detector instead (`pose-model`): a person found by the head, the body box from \
+        the hips' and shoulders' points, grouped with their face by the tracker. Each detection has a stable `id`, a `groupID` tying a \
         person's face and body, `facing` (towards / away) and, with a disparity map connected, a \
         robust disparity (median over the central half of the box, sticking to the previous \
         value). Command `track x=0.5 y=0.5` starts a salient object at a normalised point (needs \
@@ -55,6 +57,9 @@ public struct DetectorNode: Node {
                "Face landmark model checking each face and giving its head pose (a name in .models/ or a path; none = no check)")
     public var landmarkModel: String
     @Parameter(default: 0.5, range: 0...1, "Smallest face-presence confidence of the landmark model kept") public var facePresence: Double
+    @Parameter(default: "pose_detection.tflite",
+               "Person detector for humanBody with model blazeface (BlazePose's; a name in .models/ or a path)")
+    public var poseModel: String
     @Parameter(default: 2, range: 0...8,
                "BlazeFace tiles to the frame's short side (overlapping squares, so faces in a wide shot are big enough; 0 = the whole frame at once)")
     public var faceTiles: Int
@@ -77,6 +82,7 @@ public struct DetectorNode: Node {
     private var detector: CascadeMultiDetector?
     private var faces: BlazeFaceDetector?
     private var landmarker: FaceLandmarker?
+    private var people: PoseDetector?
     /// Faces found at the start of a detection spread over frames, handed over when it completes.
     private var pendingFaces: [TrackerObservation] = []
     private var tracker = ObjectTracker()
@@ -108,6 +114,7 @@ public struct DetectorNode: Node {
             throw ParameterError("face-model", e.description)
         }
         do { _ = try makeLandmarker() } catch let e as InferenceError { throw ParameterError("landmark-model", e.description) }
+        do { _ = try makePoseDetector() } catch let e as InferenceError { throw ParameterError("pose-model", e.description) }
     }
 
     private func makeLandmarker() throws -> FaceLandmarker? {
@@ -116,6 +123,12 @@ public struct DetectorNode: Node {
 
     /// Whether faces come from BlazeFace rather than cascades.
     private var learnedFaces: Bool { model == .blazeface && types.contains(DetectionType.humanFace.rawValue) }
+    /// Whether bodies come from BlazePose's person detector rather than cascades.
+    private var learnedBodies: Bool { model == .blazeface && types.contains(DetectionType.humanBody.rawValue) }
+
+    private func makePoseDetector() throws -> PoseDetector? {
+        learnedBodies ? try PoseDetector(file: poseModel, threads: threads) : nil
+    }
 
     private func makeFaceDetector() throws -> BlazeFaceDetector? {
         learnedFaces ? try BlazeFaceDetector(file: faceModel, threads: threads) : nil
@@ -123,7 +136,9 @@ public struct DetectorNode: Node {
 
     /// The cascades: every type but the faces BlazeFace finds; nil when none is left.
     private func makeDetector() throws -> CascadeMultiDetector? {
-        let cascadeTypes = learnedFaces ? types.filter { $0 != DetectionType.humanFace.rawValue } : types
+        let cascadeTypes = types.filter {
+            !(learnedFaces && $0 == DetectionType.humanFace.rawValue) && !(learnedBodies && $0 == DetectionType.humanBody.rawValue)
+        }
         guard !cascadeTypes.isEmpty || !cascades.isEmpty else { return nil }
         return try CascadeMultiDetector(
             types: cascadeTypes, extraCascades: cascades, catalog: model == .lbp ? .lbp : .standard, profiles: profiles,
@@ -136,6 +151,7 @@ public struct DetectorNode: Node {
         detector = try makeDetector()
         faces = try makeFaceDetector()
         landmarker = try makeLandmarker()
+        people = try makePoseDetector()
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
         tracker = ObjectTracker(configuration: c)
@@ -145,9 +161,14 @@ public struct DetectorNode: Node {
         let map = disparity
         var completed: [TrackerObservation]?
         if frame % every == 0 {
+            if faces != nil || people != nil { pendingFaces = [] }
+            if let people {
+                for p in try people.detect(image) {
+                    pendingFaces.append(TrackerObservation(type: .humanBody, bounds: p.body, confidence: p.score, facing: .unknown))
+                }
+            }
             if let faces {
                 // The learned models see the whole frame in a few milliseconds: no spreading.
-                pendingFaces = []
                 for f in try faces.detect(image, tiles: faceTiles) where f.score >= faceScore {
                     var facing = f.facing
                     if let landmarker {
@@ -158,6 +179,8 @@ public struct DetectorNode: Node {
                     pendingFaces.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing))
                 }
                 if detector == nil { completed = pendingFaces }
+            } else if people != nil, detector == nil {
+                completed = pendingFaces
             }
             if let detector {
                 let tracked = tracker.report().filter { $0.type != .salientObject }.map(\.bounds)

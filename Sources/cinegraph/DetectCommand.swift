@@ -19,8 +19,10 @@ struct DetectCommand: ParsableCommand {
             landmark model looks at each one, drops what is not a face (presence below \
             --face-presence) and gives the head's yaw, pitch and roll (degrees) and whether it \
             faces the camera. `--model haar` or `lbp` uses OpenCV's cascades instead. \
-            Bodies and cat faces are always cascades (see docs/detection.md for the type → cascade \
-            table), run with OpenCV's detectMultiScale semantics, as are --cascade files. Prints \
+            Bodies come from BlazePose's person detector (the body its hips and shoulders points \
+            imply), or from cascades with --model haar or lbp; cat faces are always cascades (see \
+            docs/detection.md for the type → cascade table), run with OpenCV's detectMultiScale \
+            semantics, as are --cascade files. Prints \
             one line per object (`file type x y width height`, pixels) or, with --json, one JSON \
             object per image.
             """)
@@ -34,6 +36,7 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Face landmark model (a name in .models/ or a path): checks each face is one and gives the head's pose; none to skip.")
     var landmarkModel = FaceLandmarker.defaultFile
     @Option(help: "Smallest face-presence confidence of the landmark model kept.") var facePresence = 0.5
+    @Option(help: "Person detector for humanBody (BlazePose's; a name in .models/ or a path).") var poseModel = PoseDetector.defaultFile
     @Option(help: "BlazeFace tiles to the image's short side: auto (the whole image, then squares of half, a quarter… of it, so small faces are found too), or a number (0 = the whole image at once).")
     var faceTiles: FaceTiling = .auto
     @Option(help: "Cascade XML file(s) to run instead of the type table (repeatable); reported as type `custom`.")
@@ -50,6 +53,7 @@ struct DetectCommand: ParsableCommand {
         var wanted: [(DetectionType, Facing, String)] = []
         var faces: BlazeFaceDetector?
         var landmarker: FaceLandmarker?
+        var people: PoseDetector?
         if cascade.isEmpty {
             let catalog = CascadeCatalog.standard
             for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -60,6 +64,12 @@ struct DetectCommand: ParsableCommand {
                         faces = try BlazeFaceDetector(file: faceModel, threads: 1)
                         if landmarkModel != "none" { landmarker = try FaceLandmarker(file: landmarkModel, threads: 1) }
                     } catch let e as InferenceError {
+                        throw ValidationError(e.description)
+                    }
+                    continue
+                }
+                if t == .humanBody && model == .blazeface {
+                    do { people = try PoseDetector(file: poseModel, threads: 1) } catch let e as InferenceError {
                         throw ValidationError(e.description)
                     }
                     continue
@@ -134,6 +144,23 @@ struct DetectCommand: ParsableCommand {
                         }
                     }
                     found.append(object)
+                }
+            }
+            if let people {
+                let color = try ImageFile.read(path, as: .rgba8)
+                size = (color.width, color.height)
+                let persons: [PersonDetection]
+                do { persons = try people.detect(color) } catch let e as InferenceError { throw ValidationError("\(path): \(e.description)") }
+                for p in persons {
+                    let b = p.body, W = Double(color.width), H = Double(color.height)
+                    let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
+                    let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())
+                    if !json { print("\(path) humanBody \(x) \(y) \(w) \(h)") }
+                    let px = { (v: Double, size: Double) in (v * size * 10).rounded() / 10 }
+                    found.append(["type": "humanBody", "facing": Facing.unknown.rawValue, "model": people.file,
+                                  "confidence": (p.score * 1000).rounded() / 1000, "x": x, "y": y, "width": w, "height": h,
+                                  "head": [px(p.head.x, W), px(p.head.y, H), px(p.head.width, W), px(p.head.height, H)],
+                                  "keypoints": p.keypoints.map { [px($0.x, W), px($0.y, H)] }])
                 }
             }
             if !jobs.isEmpty {

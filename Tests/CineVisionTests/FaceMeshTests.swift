@@ -143,3 +143,44 @@ import Testing
         }
     }
 }
+
+/// BlazePose's person detector: the body box from its points, and the real model on a portrait.
+@Suite struct PoseDetectorTests {
+    @Test func theBodyComesFromTheShouldersAndHips() {
+        // A 1000×500 frame: hips' centre at (0.5, 0.6), the body's reach 150 px below it,
+        // shoulders at (0.4, 0.5), the upper body's reach 200 px above them.
+        let d = BlazeFaceDetection(bounds: .init(x: 0.45, y: 0.1, width: 0.1, height: 0.2), score: 0.9,
+                                   keypoints: [.init(x: 0.5, y: 0.6), .init(x: 0.5, y: 0.9), .init(x: 0.4, y: 0.5), .init(x: 0.4, y: 0.1)])
+        let p = PoseDetector.person(d, width: 1000, height: 500)
+        #expect(abs(p.body.x - 0.3) < 1e-9 && abs(p.body.width - 0.2) < 1e-9)  // 200 px wide round x = 400
+        #expect(abs(p.body.y - 0.26) < 1e-9)  // 250 − 0.6 · 200 = 130 px
+        #expect(abs(p.body.y + p.body.height - 0.9) < 1e-9)  // hips at 300 px + a 150 px radius
+    }
+
+    @Test func realModelFindsTheAstronautWithHerBodyBelowHerFace() throws {
+        let photo = try CascadeFixtures.image("astronaut200")
+        let people = try PoseDetector().detect(photo)
+        #expect(people.count == 1, "\(people)")
+        guard let p = people.first else { return }
+        print("POSE head \(p.head) body \(p.body) kp \(p.keypoints)")
+        #expect(p.score > 0.5)
+        // OpenCV's frontal cascade puts her face at 71, 26, 36×36 of 200×200.
+        let face = NormalizedRect(x: 71 / 200, y: 26 / 200, width: 36 / 200, height: 36 / 200)
+        let ix = max(0, min(p.head.x + p.head.width, face.x + face.width) - max(p.head.x, face.x))
+        let iy = max(0, min(p.head.y + p.head.height, face.y + face.height) - max(p.head.y, face.y))
+        #expect(ix * iy > 0, "\(p.head)")  // the model's head box sits lower, on the chin
+        #expect(p.keypoints[0].y > face.y + face.height)  // the hips below the face
+        #expect(p.body.x <= face.x && p.body.x + p.body.width >= face.x + face.width && p.body.y <= face.y + 0.01)
+    }
+
+    @Test func aFaceModelIsNotAPoseDetector() {
+        do {
+            _ = try PoseDetector(file: BlazeFaceDetector.shortRangeFile)
+            Issue.record("a face detector was taken for a pose detector")
+        } catch let e as InferenceError {
+            #expect(e.description.contains("not a pose detector"), "\(e)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}

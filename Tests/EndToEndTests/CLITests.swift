@@ -292,6 +292,16 @@ func scratch(_ name: String) -> String {
         #expect(overlap(face, frontal) > 0.5, "\(face) vs \(frontal)")
     }
 
+    @Test func herBodyComesFromThePoseDetectorAroundHerFace() throws {
+        let face = try #require(try detect([]).first)
+        let bodies = try detect(["--types", "humanBody"])
+        try #require(bodies.count == 1, "\(bodies)")
+        let b = bodies[0]
+        #expect(b.type == "humanBody" && b.model?.hasSuffix("pose_detection.tflite") == true)
+        #expect(b.x <= face.x && b.x + b.width >= face.x + face.width && b.y <= face.y + 5 && b.y + b.height > face.y + 2 * face.height,
+                "\(b) vs \(face)")
+    }
+
     @Test func aMissingModelFileIsOneClearError() throws {
         let r = try cinegraph(["detect", "Tests/PhotoFixtures/astronaut.jpg", "--face-model", "no-such-model.tflite"])
         #expect(r.status != 0)

@@ -45,6 +45,11 @@ public struct BlazeFace: Sendable {
         public var minScore: Double
         /// Candidates overlapping the kept one by more than this IoU are merged into it.
         public var suppressionIoU: Double
+        /// Keypoints after the box in each anchor's regressors (6 for faces, 4 for the pose
+        /// detector).
+        public var keypoints: Int = 6
+        /// Regressor values per anchor: the box (4) and the keypoints' x and y.
+        public var valuesPerAnchor: Int { 4 + 2 * keypoints }
 
         /// `face_detection_short_range.tflite`: faces within about 2 m, 128×128, 896 anchors.
         public static let shortRange = Variant(inputSize: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2,
@@ -52,6 +57,11 @@ public struct BlazeFace: Sendable {
         /// `face_detection_full_range_sparse.tflite`: faces up to about 5 m, 192×192, 2304 anchors.
         public static let fullRange = Variant(inputSize: 192, strides: [4], anchorsPerLayer: 1, minScore: 0.6,
                                               suppressionIoU: 0.3)
+        /// `pose_detection.tflite` (BlazePose's detector): a person found by their head, with the
+        /// hips' centre, a point a body's radius away, the shoulders' centre and a point above
+        /// the head; 224×224, 2254 anchors.
+        public static let pose = Variant(inputSize: 224, strides: [8, 16, 32, 32, 32], anchorsPerLayer: 2,
+                                         minScore: 0.5, suppressionIoU: 0.3, keypoints: 4)
     }
 
     /// Where an anchor sits in the model's input, normalised.
@@ -147,14 +157,15 @@ public struct BlazeFace: Sendable {
 
     // MARK: - Output
 
-    /// Decodes the model's outputs — `regressors` (anchors × 16: box centre x, y, width, height,
-    /// then six keypoints x, y, in input pixels relative to the anchor) and `scores` (one logit
+    /// Decodes the model's outputs — `regressors` (anchors × ``Variant/valuesPerAnchor``: box
+    /// centre x, y, width, height, then the keypoints' x, y, in input pixels relative to the anchor) and `scores` (one logit
     /// per anchor) — keeps candidates above ``Variant/minScore``, merges overlapping ones by
     /// MediaPipe's weighted suppression, and maps them through `letterbox` into the frame.
     /// Cost: one pass over the anchors, then O(k²) over the k candidates kept.
     public func decode(regressors: UnsafeBufferPointer<Float>, scores: UnsafeBufferPointer<Float>,
                        letterbox: Letterbox) -> [BlazeFaceDetection] {
-        let count = min(anchors.count, scores.count, regressors.count / 16)
+        let n = variant.valuesPerAnchor, kp = variant.keypoints
+        let count = min(anchors.count, scores.count, regressors.count / n)
         let scale = Float(variant.inputSize)
         var candidates: [(score: Float, values: [Float])] = []
         let logitThreshold = Float(log(variant.minScore / (1 - variant.minScore)))
@@ -162,13 +173,13 @@ public struct BlazeFace: Sendable {
             let logit = max(-100, min(100, scores[i]))
             guard logit >= logitThreshold else { continue }
             let a = anchors[i]
-            let r = regressors.baseAddress! + 16 * i
-            var values = [Float](repeating: 0, count: 16)
+            let r = regressors.baseAddress! + n * i
+            var values = [Float](repeating: 0, count: n)
             values[0] = r[0] / scale + a.x
             values[1] = r[1] / scale + a.y
             values[2] = r[2] / scale
             values[3] = r[3] / scale
-            for k in 0..<6 {
+            for k in 0..<kp {
                 values[4 + 2 * k] = r[4 + 2 * k] / scale + a.x
                 values[5 + 2 * k] = r[5 + 2 * k] / scale + a.y
             }
@@ -179,22 +190,22 @@ public struct BlazeFace: Sendable {
         var remaining = candidates
         while let top = remaining.first {
             let topBox = Self.box(top.values)
-            var merged = [Float](repeating: 0, count: 16)
+            var merged = [Float](repeating: 0, count: n)
             var weight: Float = 0
             var rest: [(score: Float, values: [Float])] = []
             for c in remaining {
                 if Self.iou(topBox, Self.box(c.values)) > Float(variant.suppressionIoU) {
-                    for j in 0..<16 { merged[j] += c.values[j] * c.score }
+                    for j in 0..<n { merged[j] += c.values[j] * c.score }
                     weight += c.score
                 } else {
                     rest.append(c)
                 }
             }
-            for j in 0..<16 { merged[j] /= weight }
+            for j in 0..<n { merged[j] /= weight }
             remaining = rest
             let (x0, y0) = letterbox.frame(x: Double(merged[0] - merged[2] / 2), y: Double(merged[1] - merged[3] / 2))
             let (x1, y1) = letterbox.frame(x: Double(merged[0] + merged[2] / 2), y: Double(merged[1] + merged[3] / 2))
-            let points = (0..<6).map { k -> NormalizedPoint in
+            let points = (0..<kp).map { k -> NormalizedPoint in
                 let p = letterbox.frame(x: Double(merged[4 + 2 * k]), y: Double(merged[5 + 2 * k]))
                 return NormalizedPoint(x: p.x, y: p.y)
             }
