@@ -83,8 +83,9 @@ public struct DetectorNode: Node {
     private var faces: BlazeFaceDetector?
     private var landmarker: FaceLandmarker?
     private var people: PoseDetector?
-    /// Faces found at the start of a detection spread over frames, handed over when it completes.
-    private var pendingFaces: [TrackerObservation] = []
+    /// What the learned models (faces, bodies) found at the start of a detection spread over
+    /// frames, handed over with the cascades' when it completes.
+    private var pendingLearned: [TrackerObservation] = []
     private var tracker = ObjectTracker()
     private var salient: [Int: Double] = [:]
     private var frame = 0
@@ -161,14 +162,15 @@ public struct DetectorNode: Node {
         let map = disparity
         var completed: [TrackerObservation]?
         if frame % every == 0 {
-            if faces != nil || people != nil { pendingFaces = [] }
+            // The learned models see the whole frame in a few milliseconds: no spreading.
+            let learned = faces != nil || people != nil
+            if learned { pendingLearned = [] }
             if let people {
                 for p in try people.detect(image) {
-                    pendingFaces.append(TrackerObservation(type: .humanBody, bounds: p.body, confidence: p.score, facing: .unknown))
+                    pendingLearned.append(TrackerObservation(type: .humanBody, bounds: p.body, confidence: p.score, facing: .unknown))
                 }
             }
             if let faces {
-                // The learned models see the whole frame in a few milliseconds: no spreading.
                 for f in try faces.detect(image, tiles: faceTiles) where f.score >= faceScore {
                     var facing = f.facing
                     if let landmarker {
@@ -176,12 +178,10 @@ public struct DetectorNode: Node {
                         if mesh.presence < facePresence { continue }
                         facing = mesh.pose.facing
                     }
-                    pendingFaces.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing))
+                    pendingLearned.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing))
                 }
-                if detector == nil { completed = pendingFaces }
-            } else if people != nil, detector == nil {
-                completed = pendingFaces
             }
+            if learned && detector == nil { completed = pendingLearned }
             if let detector {
                 let tracked = tracker.report().filter { $0.type != .salientObject }.map(\.bounds)
                 let full = round % fullEvery == 0 || tracked.isEmpty
@@ -192,7 +192,7 @@ public struct DetectorNode: Node {
         if var r = pending, let detector {
             try detector.scan(image, into: &r)
             pending = r.isComplete ? nil : r
-            if r.isComplete { completed = pendingFaces + r.observations }
+            if r.isComplete { completed = pendingLearned + r.observations }
         }
         if let completed {
             _ = tracker.update(completed, disparity: map)

@@ -106,9 +106,10 @@ struct DetectCommand: ParsableCommand {
             let t0 = Date()
             var found: [[String: Any]] = []
             var size = (width: 0, height: 0)
-            if let faces {
-                let color = try ImageFile.read(path, as: .rgba8)
-                size = (color.width, color.height)
+            // One decode in colour for the learned models.
+            let color = faces != nil || people != nil ? try ImageFile.read(path, as: .rgba8) : nil
+            if let color { size = (color.width, color.height) }
+            if let faces, let color {
                 let detected: [BlazeFaceDetection]
                 do {
                     switch faceTiles {
@@ -146,9 +147,7 @@ struct DetectCommand: ParsableCommand {
                     found.append(object)
                 }
             }
-            if let people {
-                let color = try ImageFile.read(path, as: .rgba8)
-                size = (color.width, color.height)
+            if let people, let color {
                 let persons: [PersonDetection]
                 do { persons = try people.detect(color) } catch let e as InferenceError { throw ValidationError("\(path): \(e.description)") }
                 for p in persons {

@@ -86,25 +86,25 @@ public final class BlazeFaceDetector: @unchecked Sendable {
             return n == 1 ? [0] : (0..<n).map { (($0 * (length - side)) / (n - 1)) & ~1 }
         }
         let W = Double(image.width), H = Double(image.height)
-        var squares: [NormalizedRect] = []
+        // Each square in pixels (to crop) and normalised (to map its faces back and compare).
+        var squares: [(x: Int, y: Int, width: Int, height: Int, rect: NormalizedRect)] = []
         for y in starts(image.height) {
             for x in starts(image.width) {
-                squares.append(NormalizedRect(x: Double(x) / W, y: Double(y) / H,
-                                              width: Double(min(side, image.width - x)) / W,
-                                              height: Double(min(side, image.height - y)) / H))
+                let w = min(side, image.width - x), h = min(side, image.height - y)
+                squares.append((x, y, w, h, NormalizedRect(x: Double(x) / W, y: Double(y) / H, width: Double(w) / W, height: Double(h) / H)))
             }
         }
         var all: [BlazeFaceDetection] = []
-        for (i, sq) in squares.enumerated() {
-            let tile = image.cropped(x: Int((sq.x * W).rounded()), y: Int((sq.y * H).rounded()),
-                                     width: Int((sq.width * W).rounded()), height: Int((sq.height * H).rounded()))
+        for (i, square) in squares.enumerated() {
+            let tile = image.cropped(x: square.x, y: square.y, width: square.width, height: square.height)
+            let sq = square.rect
             for var f in try detectWhole(tile) {
                 let b = f.bounds
                 f.bounds = NormalizedRect(x: sq.x + b.x * sq.width, y: sq.y + b.y * sq.height,
                                           width: b.width * sq.width, height: b.height * sq.height)
                 f.keypoints = f.keypoints.map { NormalizedPoint(x: sq.x + $0.x * sq.width, y: sq.y + $0.y * sq.height) }
                 let cut = Self.cutByInnerEdge(b, square: sq)
-                if cut && squares.indices.contains(where: { $0 != i && Self.holds(squares[$0], f.bounds) }) { continue }
+                if cut && squares.indices.contains(where: { $0 != i && Self.holds(squares[$0].rect, f.bounds) }) { continue }
                 all.append(f)
             }
         }

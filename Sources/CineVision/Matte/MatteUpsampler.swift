@@ -39,14 +39,14 @@ public struct MatteUpsampler: Sendable {
         // The guide's luma averaged over each matte pixel's footprint.
         let luma = guide.plane(0), sx = Double(gw) / Double(mw), sy = Double(gh) / Double(mh)
         var counts = [Float](repeating: 0, count: n)
+        let column = (0..<gw).map { min(mw - 1, Int(Double($0) / sx)) }  // each guide column's matte column
         for y in 0..<gh {
-            let row = luma.row(y, as: UInt8.self), my = min(mh - 1, Int(Double(y) / sy))
+            let row = luma.row(y, as: UInt8.self), r = min(mh - 1, Int(Double(y) / sy)) * mw
             lowI.withUnsafeMutableBufferPointer { li in
                 counts.withUnsafeMutableBufferPointer { c in
                     for x in 0..<gw {
-                        let k = my * mw + min(mw - 1, Int(Double(x) / sx))
-                        li[k] += Float(row[x])
-                        c[k] += 1
+                        li[r + column[x]] += Float(row[x])
+                        c[r + column[x]] += 1
                     }
                 }
             }
