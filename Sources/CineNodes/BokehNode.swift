@@ -28,11 +28,18 @@ public struct BokehNode: Node {
         The disparity map may have any resolution with the frame's aspect ratio; `+inf` marks \
         invalid samples (rendered as background). A map of another aspect ratio, NaNs in it, or \
         a focus f-number outside 1.4...16 fail the frame with an error naming node and frame.
+
+        Matte: connect a `matte` node's person matte and the subject's outline is drawn by it, \
+        not by the disparity map's grid: near the matte's edge each pixel takes the person's or \
+        the background's disparity by how much of it is person (the matte brought to the frame \
+        along the frame's own edges), so hair and shoulders stay sharp and keep the wall's \
+        blur off them, even from a 480×270 map (docs/bokeh.md#the-subjects-outline).
         """
 
     @Input("Frames to render (I420 video; RGBA stills keep full colour)") public var image: Image
     @Input("Disparity of each frame (float32, any resolution of the frame's aspect ratio)") public var disparity: DisparityMap
     @OptionalInput("Focus in force (focus disparity, optional f-number); overrides focus-disparity") public var focus: FocusState?
+    @OptionalInput("Person matte (gray8, any size of the frame's aspect; 255 = person): draws the subject's outline") public var matte: Image?
     @Output("Frames with the depth of field burned in (the input's format)") public var video: Image
     @Output("The focus each frame was rendered with") public var state: FocusState
 
@@ -61,6 +68,7 @@ public struct BokehNode: Node {
     }
 
     private var renderer: BokehRenderer?
+    private var refiner = MatteEdgeRefiner()
 
     public init() {}
 
@@ -72,7 +80,14 @@ public struct BokehNode: Node {
         settings.threads = threads
         if renderer == nil { renderer = BokehRenderer(settings: settings) }
         renderer!.settings = settings
-        let map = disparity
+        var map = disparity
+        if let matte, image.format == .i420 || image.format == .rgba8 {
+            guard matte.format == .gray8, matte.width >= 2, matte.height >= 2 else {
+                throw ParameterError(nil, "bokeh takes a gray8 matte (matte.matte), got \(matte.format) \(matte.width)x\(matte.height)")
+            }
+            refiner.settings.threads = threads
+            map = refiner.refine(map, matte: matte, guide: image)
+        }
         let focusDisparity: Double
         let fNumber: Double
         if let focus {

@@ -66,6 +66,17 @@ private func shifted(_ image: Image, by dx: Int) -> Image {
         let halo = try MatteEdgeQuality.leak(into: .outside, of: subject, frame: portrait, render: render)
         let bleed = try MatteEdgeQuality.leak(into: .inside, of: subject, frame: portrait, render: render)
         print("beyond 2 px of the edge — halo: \(halo); bleed: \(bleed)")
+        // Drawn by the matte (MatteEdgeRefiner, as the bokeh node does with a matte connected):
+        // less of each layer crosses the edge.
+        let refinedRender = { (image: Image) in
+            var refiner = MatteEdgeRefiner()
+            return try renderer.render(image, disparity: refiner.refine(map, matte: matte, guide: image),
+                                       focusDisparity: Double(near), fNumber: 2)
+        }
+        let refinedHalo = try MatteEdgeQuality.leak(into: .outside, of: subject, frame: portrait, render: refinedRender)
+        let refinedBleed = try MatteEdgeQuality.leak(into: .inside, of: subject, frame: portrait, render: refinedRender)
+        print("drawn by the matte — halo: \(refinedHalo); bleed: \(refinedBleed)")
+        #expect(refinedHalo.ratio < halo.ratio && refinedBleed.ratio < bleed.ratio)
         #expect(halo.pixels > 1000 && bleed.pixels > 1000)
         // The background stays out of the sharp subject: under 1 % of its pixels move.
         #expect(bleed.share <= 0.015, "\(bleed)")

@@ -182,43 +182,7 @@ final class BokehWorkspace: @unchecked Sendable {
         }
         filled.ensure(mw * mh)
         let out = filled.base
-        // Row by row: each hole takes the smaller (farther) of its nearest valid neighbours.
-        // Cost: two passes over each row.
-        var rowValid = [Bool](repeating: true, count: mh)
-        for y in 0..<mh {
-            let src = plane.row(y, as: Float.self), dst = out + y * mw
-            var lastValid: Float? = nil
-            var x = 0
-            while x < mw {
-                if src[x].isFinite {
-                    dst[x] = src[x]
-                    lastValid = src[x]
-                    x += 1
-                    continue
-                }
-                var end = x
-                while end < mw && !src[end].isFinite { end += 1 }
-                let right: Float? = end < mw ? src[end] : nil
-                let fill: Float?
-                switch (lastValid, right) {
-                case let (l?, r?): fill = min(l, r)
-                case let (l?, nil): fill = l
-                case let (nil, r?): fill = r
-                default: fill = nil
-                }
-                if let fill { for i in x..<end { dst[i] = fill } } else { rowValid[y] = false }
-                x = end
-            }
-        }
-        // Rows with no valid sample copy the nearest row that has one.
-        for y in 0..<mh where !rowValid[y] {
-            var d = 1
-            while true {
-                if y - d >= 0 && rowValid[y - d] { (out + y * mw).update(from: out + (y - d) * mw, count: mw); break }
-                if y + d < mh && rowValid[y + d] { (out + y * mw).update(from: out + (y + d) * mw, count: mw); break }
-                d += 1
-            }
-        }
+        DisparityHoles.fill(plane, into: out)
         return MapView(base: UnsafePointer(out), stride: mw, width: mw, height: mh)
     }
 

@@ -9,7 +9,9 @@ import CineMedia
 /// ```swift
 /// let full = MatteUpsampler().upsample(matte, guide: frame)   // gray8 at the frame's size
 /// ```
-public struct MatteUpsampler: Sendable {
+/// Per frame, keep a ``Model`` and call ``fit(_:guide:into:)``, then ``Model/alpha(row:luma:into:)``
+/// for the rows you need: no allocation once the model has the matte's size.
+public struct MatteUpsampler: Sendable, Hashable {
     /// Window radius of the local model, in matte pixels (1 = 3×3, 22 px of a 1080p frame from
     /// a 256×144 matte). Wider windows sharpen a synthetic edge further but, on real photos,
     /// spread a glow wherever hair and wall have the same brightness.
@@ -24,79 +26,170 @@ public struct MatteUpsampler: Sendable {
         self.epsilon = epsilon
     }
 
-    /// `matte` (`gray8`, any size of the frame's aspect) at the size of `guide` (`gray8`, I420
-    /// or NV12: its luma plane), 255 = person.
-    /// Cost: one pass over the guide to shrink it, box sums at the matte's size, and one
-    /// bilinear interpolation of two coefficients per frame pixel; no per-call allocation
-    /// beyond the result and buffers at the matte's size.
-    public func upsample(_ matte: Image, guide: Image, pool: ImagePool? = nil) -> Image {
-        precondition(matte.format == .gray8, "the matte is gray8")
-        precondition([.gray8, .i420, .nv12].contains(guide.format), "the guide is gray8, I420 or NV12")
-        let mw = matte.width, mh = matte.height, gw = guide.width, gh = guide.height
-        precondition(mw >= 2 && mh >= 2, "the matte is at least 2×2")
-        let n = mw * mh
-        var lowI = [Float](repeating: 0, count: n), p = [Float](repeating: 0, count: n)
-        // The guide's luma averaged over each matte pixel's footprint.
-        let luma = guide.plane(0), sx = Double(gw) / Double(mw), sy = Double(gh) / Double(mh)
-        var counts = [Float](repeating: 0, count: n)
-        let column = (0..<gw).map { min(mw - 1, Int(Double($0) / sx)) }  // each guide column's matte column
-        for y in 0..<gh {
-            let row = luma.row(y, as: UInt8.self), r = min(mh - 1, Int(Double(y) / sy)) * mw
-            lowI.withUnsafeMutableBufferPointer { li in
-                counts.withUnsafeMutableBufferPointer { c in
-                    for x in 0..<gw {
-                        li[r + column[x]] += Float(row[x])
-                        c[r + column[x]] += 1
+    /// The local linear model of one matte against one frame: `α ≈ A · luma + B` with `A`, `B`
+    /// at the matte's size, bilinearly interpolated between matte pixel centres. Its buffers are
+    /// reused by the next ``MatteUpsampler/fit(_:guide:into:)`` of the same sizes.
+    public struct Model: Sendable {
+        /// The matte's size.
+        public private(set) var matteWidth = 0, matteHeight = 0
+        /// The frame's size.
+        public private(set) var frameWidth = 0, frameHeight = 0
+        var a: [Float] = [], b: [Float] = []
+        // Scratch at the matte's size: the guide's mean luma, the matte, their products, counts.
+        var lowI: [Float] = [], p: [Float] = [], ip: [Float] = [], ii: [Float] = [], counts: [Float] = []
+        var meanI: [Float] = [], meanP: [Float] = [], meanIP: [Float] = [], meanII: [Float] = []
+        var table: [Double] = []
+        // Each frame column's matte column pair and weight; each frame column's footprint cell.
+        var x0: [Int32] = [], wx: [Float] = [], cell: [Int32] = []
+
+        /// An empty model; ``MatteUpsampler/fit(_:guide:into:)`` sizes it.
+        public init() {}
+
+        mutating func resize(matte mw: Int, _ mh: Int, frame gw: Int, _ gh: Int) {
+            let n = mw * mh
+            if a.count != n {
+                for k in [\Model.a, \.b, \.lowI, \.p, \.ip, \.ii, \.counts, \.meanI, \.meanP, \.meanIP, \.meanII] as [WritableKeyPath<Model, [Float]>] {
+                    self[keyPath: k] = [Float](repeating: 0, count: n)
+                }
+                table = [Double](repeating: 0, count: (mw + 1) * (mh + 1))
+            }
+            if (matteWidth, matteHeight, frameWidth, frameHeight) != (mw, mh, gw, gh) {
+                let sx = Double(gw) / Double(mw)
+                x0 = [Int32](repeating: 0, count: gw); wx = [Float](repeating: 0, count: gw)
+                cell = (0..<gw).map { Int32(min(mw - 1, Int(Double($0) / sx))) }
+                for x in 0..<gw {
+                    let f = max(0, min(Double(mw - 1), (Double(x) + 0.5) / sx - 0.5))
+                    x0[x] = Int32(min(mw - 2, Int(f)))
+                    wx[x] = Float(f - Double(x0[x]))
+                }
+            }
+            (matteWidth, matteHeight, frameWidth, frameHeight) = (mw, mh, gw, gh)
+        }
+
+        /// The matte's rows around frame row `y`: the upper one and the weight of the lower.
+        @inline(__always) func rows(_ y: Int) -> (Int, Float) {
+            let sy = Double(frameHeight) / Double(matteHeight)
+            let f = max(0, min(Double(matteHeight - 1), (Double(y) + 0.5) / sy - 0.5))
+            let y0 = min(matteHeight - 2, Int(f))
+            return (y0, Float(f - Double(y0)))
+        }
+
+        /// α (0…1) of frame row `y` at columns `range`, from that row's `luma` (frame columns),
+        /// into `out` (indexed by frame column). Cost: ~12 flops a pixel.
+        public func alpha(row y: Int, luma: UnsafePointer<UInt8>, columns range: Range<Int>, into out: UnsafeMutablePointer<Float>) {
+            let (y0, wy) = rows(y)
+            let mw = matteWidth, r0 = y0 * mw, r1 = r0 + mw
+            a.withUnsafeBufferPointer { A in
+                b.withUnsafeBufferPointer { B in
+                    for x in range {
+                        let i = Int(x0[x]), f = wx[x]
+                        let a0 = A[r0 + i] + (A[r0 + i + 1] - A[r0 + i]) * f
+                        let a1 = A[r1 + i] + (A[r1 + i + 1] - A[r1 + i]) * f
+                        let b0 = B[r0 + i] + (B[r0 + i + 1] - B[r0 + i]) * f
+                        let b1 = B[r1 + i] + (B[r1 + i + 1] - B[r1 + i]) * f
+                        out[x] = max(0, min(1, (a0 + (a1 - a0) * wy) * Float(luma[x]) * (1 / 255) + b0 + (b1 - b0) * wy))
                     }
                 }
             }
         }
-        for k in 0..<n { lowI[k] = lowI[k] / max(1, counts[k]) / 255 }
+    }
+
+    /// Fits the local linear model of `matte` (`gray8`, any size of the frame's aspect, at
+    /// least 2×2) against `guide` (`gray8`, I420 or NV12: its luma plane; or RGBA) into `model`.
+    /// Cost: one read of the guide's luma, box sums at the matte's size; no allocation when
+    /// `model` already has these sizes.
+    public func fit(_ matte: Image, guide: Image, into model: inout Model) {
+        precondition(matte.format == .gray8, "the matte is gray8")
+        precondition([.gray8, .i420, .nv12, .rgba8].contains(guide.format), "the guide is gray8, I420, NV12 or RGBA")
+        let mw = matte.width, mh = matte.height, gw = guide.width, gh = guide.height
+        precondition(mw >= 2 && mh >= 2, "the matte is at least 2×2")
+        model.resize(matte: mw, mh, frame: gw, gh)
+        let n = mw * mh
+        let luma = guide.plane(0), sy = Double(gh) / Double(mh), rgba = guide.format == .rgba8
+        let cell = model.cell
+        model.lowI.withUnsafeMutableBufferPointer { li in
+            model.counts.withUnsafeMutableBufferPointer { c in
+                li.update(repeating: 0)
+                c.update(repeating: 0)
+                // The guide's luma averaged over each matte pixel's footprint.
+                for y in 0..<gh {
+                    let row = luma.row(y, as: UInt8.self), r = min(mh - 1, Int(Double(y) / sy)) * mw
+                    if rgba {
+                        for x in 0..<gw {
+                            let q = row + 4 &* x
+                            li[r + Int(cell[x])] += Float(BokehWorkspace.luma(rgba: q))
+                            c[r + Int(cell[x])] += 1
+                        }
+                    } else {
+                        for x in 0..<gw {
+                            li[r + Int(cell[x])] += Float(row[x])
+                            c[r + Int(cell[x])] += 1
+                        }
+                    }
+                }
+                for k in 0..<n { li[k] = li[k] / max(1, c[k]) / 255 }
+            }
+        }
         for y in 0..<mh {
             let row = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<mw { p[y * mw + x] = Float(row[x]) / 255 }
+            for x in 0..<mw { model.p[y * mw + x] = Float(row[x]) / 255 }
         }
-        let ip = zip(lowI, p).map { $0 * $1 }, ii = lowI.map { $0 * $0 }
-        let meanI = boxMean(lowI, mw, mh), meanP = boxMean(p, mw, mh)
-        let meanIP = boxMean(ip, mw, mh), meanII = boxMean(ii, mw, mh)
-        var a = [Float](repeating: 0, count: n), b = [Float](repeating: 0, count: n)
         for k in 0..<n {
-            let variance = meanII[k] - meanI[k] * meanI[k], covariance = meanIP[k] - meanI[k] * meanP[k]
-            a[k] = covariance / (variance + epsilon)
-            b[k] = meanP[k] - a[k] * meanI[k]
+            model.ip[k] = model.lowI[k] * model.p[k]
+            model.ii[k] = model.lowI[k] * model.lowI[k]
         }
-        let A = boxMean(a, mw, mh), B = boxMean(b, mw, mh)
+        boxMean(model.lowI, into: &model.meanI, mw, mh, &model.table)
+        boxMean(model.p, into: &model.meanP, mw, mh, &model.table)
+        boxMean(model.ip, into: &model.meanIP, mw, mh, &model.table)
+        boxMean(model.ii, into: &model.meanII, mw, mh, &model.table)
+        for k in 0..<n {
+            let meanI = model.meanI[k], meanP = model.meanP[k]
+            let variance = model.meanII[k] - meanI * meanI, covariance = model.meanIP[k] - meanI * meanP
+            let a = covariance / (variance + epsilon)
+            model.ip[k] = a                  // a and b before their own box mean
+            model.ii[k] = meanP - a * meanI
+        }
+        boxMean(model.ip, into: &model.a, mw, mh, &model.table)
+        boxMean(model.ii, into: &model.b, mw, mh, &model.table)
+    }
+
+    /// `matte` (`gray8`, any size of the frame's aspect) at the size of `guide` (`gray8`, I420,
+    /// NV12 or RGBA), 255 = person.
+    /// Cost: ``fit(_:guide:into:)`` and ~12 flops per frame pixel.
+    public func upsample(_ matte: Image, guide: Image, pool: ImagePool? = nil) -> Image {
+        var model = Model()
+        fit(matte, guide: guide, into: &model)
+        let gw = guide.width, gh = guide.height
         let out = pool?.makeImage(width: gw, height: gh, format: .gray8) ?? Image(width: gw, height: gh, format: .gray8)
-        let dst = out.plane(0)
-        // Matte pixel centres sit at (i + 0.5) · s in the frame: bilinear between them.
-        var x0s = [Int](repeating: 0, count: gw), wxs = [Float](repeating: 0, count: gw)
-        for x in 0..<gw {
-            let f = max(0, min(Double(mw - 1), (Double(x) + 0.5) / sx - 0.5))
-            x0s[x] = min(mw - 2, Int(f))
-            wxs[x] = Float(f - Double(x0s[x]))
-        }
+        var alpha = [Float](repeating: 0, count: gw), luma = [UInt8](repeating: 0, count: gw)
         for y in 0..<gh {
-            let f = max(0, min(Double(mh - 1), (Double(y) + 0.5) / sy - 0.5))
-            let y0 = min(mh - 2, Int(f)), wy = Float(f - Double(y0))
-            let g = luma.row(y, as: UInt8.self), o = dst.row(y, as: UInt8.self)
-            let r0 = y0 * mw, r1 = r0 + mw
-            for x in 0..<gw {
-                let x0 = x0s[x], wx = wxs[x]
-                let a0 = A[r0 + x0] + (A[r0 + x0 + 1] - A[r0 + x0]) * wx
-                let a1 = A[r1 + x0] + (A[r1 + x0 + 1] - A[r1 + x0]) * wx
-                let b0 = B[r0 + x0] + (B[r0 + x0 + 1] - B[r0 + x0]) * wx
-                let b1 = B[r1 + x0] + (B[r1 + x0 + 1] - B[r1 + x0]) * wx
-                let q = (a0 + (a1 - a0) * wy) * Float(g[x]) / 255 + b0 + (b1 - b0) * wy
-                o[x] = UInt8(max(0, min(1, q)) * 255 + 0.5)
+            let o = out.plane(0).row(y, as: UInt8.self)
+            luma.withUnsafeMutableBufferPointer { l in
+                MatteUpsampler.lumaRow(guide, y, into: l.baseAddress!)
+                alpha.withUnsafeMutableBufferPointer { a in
+                    model.alpha(row: y, luma: l.baseAddress!, columns: 0..<gw, into: a.baseAddress!)
+                    for x in 0..<gw { o[x] = UInt8(a[x] * 255 + 0.5) }
+                }
             }
         }
         return out
     }
 
-    /// The mean of `v` over a (2r+1)² window clipped to the image, by summed-area table.
-    private func boxMean(_ v: [Float], _ w: Int, _ h: Int) -> [Float] {
+    /// Row `y` of `image`'s luma (`gray8`, I420, NV12: plane 0; RGBA: Rec. 709 weights) into `out`.
+    public static func lumaRow(_ image: Image, _ y: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let row = image.plane(0).row(y, as: UInt8.self)
+        guard image.format == .rgba8 else {
+            out.update(from: row, count: image.width)
+            return
+        }
+        for x in 0..<image.width {
+            out[x] = UInt8(BokehWorkspace.luma(rgba: row + 4 &* x))
+        }
+    }
+
+    /// The mean of `v` over a (2r+1)² window clipped to the image, by summed-area table, into `out`.
+    private func boxMean(_ v: [Float], into out: inout [Float], _ w: Int, _ h: Int, _ table: inout [Double]) {
         let s = w + 1
-        var table = [Double](repeating: 0, count: s * (h + 1))
         for y in 0..<h {
             var run = 0.0
             for x in 0..<w {
@@ -104,7 +197,6 @@ public struct MatteUpsampler: Sendable {
                 table[(y + 1) * s + x + 1] = table[y * s + x + 1] + run
             }
         }
-        var out = [Float](repeating: 0, count: w * h)
         for y in 0..<h {
             let ya = max(0, y - radius), yb = min(h, y + radius + 1)
             for x in 0..<w {
@@ -113,6 +205,5 @@ public struct MatteUpsampler: Sendable {
                 out[y * w + x] = Float(sum / Double((yb - ya) * (xb - xa)))
             }
         }
-        return out
     }
 }
