@@ -129,4 +129,14 @@ private func runPortraitEdge() throws {
            "\(try MatteEdgeQuality.leak(into: .outside, of: subject, frame: portrait, render: render))")
     report("portrait f/2: background colour in the subject 2–12 px in (bleed)",
            "\(try MatteEdgeQuality.leak(into: .inside, of: subject, frame: portrait, render: render))")
+    // As the one-lens graphs render: the bokeh node redraws the map along the matte.
+    let drawn = { (image: Image) in
+        var refiner = MatteEdgeRefiner()
+        return try renderer.render(image, disparity: refiner.refine(map, matte: steady.last!, guide: image),
+                                   focusDisparity: Double(near), fNumber: 2)
+    }
+    report("portrait f/2, outline drawn by the matte: halo",
+           "\(try MatteEdgeQuality.leak(into: .outside, of: subject, frame: portrait, render: drawn))")
+    report("portrait f/2, outline drawn by the matte: bleed",
+           "\(try MatteEdgeQuality.leak(into: .inside, of: subject, frame: portrait, render: drawn))")
 }

@@ -41,6 +41,30 @@ import Testing
         #expect(state == focus)
     }
 
+    @Test func aMatteRedrawsTheOutlineAndAWrongOneIsNamed() throws {
+        let (image, map, focus) = frame()
+        // The coarse map (a quarter of the frame) and a matte of the subject (the truth's nearest layer).
+        let coarse = Image(width: 40, height: 22, format: .float32), matte = Image(width: 40, height: 22, format: .gray8)
+        for y in 0..<22 {
+            let c = coarse.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<40 {
+                let d = map.values.plane(0).row(min(89, y * 4 + 2), as: Float.self)[x * 4 + 2]
+                c[x] = d
+                m[x] = abs(Double(d) - focus) < 0.05 * focus ? 255 : 0
+            }
+        }
+        let small = DisparityMap(values: coarse, referenceWidth: 160, referenceHeight: 90)
+        let parameters = ["aperture": "1.4", "max-blur": "0.05"]
+        var plain = try NodeHarness(BokehNode.self, parameters: parameters)
+        var drawn = try NodeHarness(BokehNode.self, parameters: parameters)
+        let state = FocusState(focusDisparity: focus, fNumber: 1.4)
+        let a = try #require(try plain.process(["image": image, "disparity": small, "focus": state])["video"] as? Image)
+        let b = try #require(try drawn.process(["image": image, "disparity": small, "focus": state, "matte": matte])["video"] as? Image)
+        #expect(pixelBytes(a) != pixelBytes(b))
+        let rgba = Image(width: 40, height: 22, format: .rgba8)
+        #expect(throws: (any Error).self) { try drawn.process(["image": image, "disparity": small, "matte": rgba]) }
+    }
+
     @Test func outOfRangeApertureIsRejectedAtLoad() {
         #expect(throws: (any Error).self) { try NodeHarness(BokehNode.self, parameters: ["aperture": "0.8"]) }
         #expect(throws: (any Error).self) { try NodeHarness(BokehNode.self, parameters: ["quality": "ultra"]) }

@@ -50,7 +50,7 @@ public struct MatteEdgeRefiner: Sendable {
     private var filled: [Float] = [], near: [Float] = [], far: [Float] = [], scratch: [Float] = []
     /// At the matte's size: 1 where the outline is within ``Settings/band``, and per row whether any is.
     private var edge: [Float] = [], edgeRows: [Bool] = [], low: [UInt8] = [], high: [UInt8] = []
-    private var mapX0: [Int32] = [], mapFX: [Float] = [], sums: [Float] = [], boxed: [Float] = []
+    private var mapX0: [Int32] = [], mapFX: [Float] = [], sums: [SIMD4<Float>] = [], boxed: [SIMD4<Float>] = [], column: [SIMD4<Float>] = []
     private var output: Image?
 
     /// Creates a refiner.
@@ -169,48 +169,59 @@ public struct MatteEdgeRefiner: Sendable {
     /// `near` and `far`: the mean filled disparity of the samples within ``Settings/reach``
     /// that the matte calls person (≥ 0.75) and not (≤ 0.25) — the person's and the background's
     /// disparity beside the outline, robust to a matcher's noise and fattening; a sample with no
-    /// such neighbour keeps its own. Cost: a bilinear matte sample and two separable box sums per
-    /// map sample.
+    /// such neighbour keeps its own. Cost per map sample: a bilinear matte sample and two sliding
+    /// box sums of four values.
     private mutating func sides(_ matte: Image, _ mw: Int, _ mh: Int) {
         let r = max(0, settings.reach), n = mw * mh
-        if sums.count != 4 * n { sums = [Float](repeating: 0, count: 4 * n); boxed = sums }
-        let sx = Double(matte.width) / Double(mw), sy = Double(matte.height) / Double(mh)
-        let plane = matte.plane(0)
-        // Per sample: disparity and count on each side (person at 0, 1; background at 2, 3).
-        for y in 0..<mh {
-            let v = (Double(y) + 0.5) * sy - 0.5
-            for x in 0..<mw {
-                let a = RGBSampler.bilinear(plane, (Double(x) + 0.5) * sx - 0.5, v, channels: 1, channel: 0)
-                let k = y * mw + x, d = filled[k]
-                let person: Float = a >= 191 ? 1 : 0, room: Float = a <= 64 ? 1 : 0
-                sums[4 * k] = person * d; sums[4 * k + 1] = person
-                sums[4 * k + 2] = room * d; sums[4 * k + 3] = room
-            }
-        }
-        // Box sums over rows, then columns (4 channels at once).
-        for y in 0..<mh {
-            for x in 0..<mw {
-                var t = SIMD4<Float>.zero
-                for i in max(0, x - r)...min(mw - 1, x + r) {
-                    let k = 4 * (y * mw + i)
-                    t += SIMD4(sums[k], sums[k + 1], sums[k + 2], sums[k + 3])
+        if sums.count != n { sums = [SIMD4<Float>](repeating: .zero, count: n); boxed = sums; column = [SIMD4<Float>](repeating: .zero, count: mw) }
+        let plane = matte.plane(0), tw = matte.width, th = matte.height
+        let sx = Float(tw) / Float(mw), sy = Float(th) / Float(mh)
+        filled.withUnsafeBufferPointer { F in
+        near.withUnsafeMutableBufferPointer { N in
+        far.withUnsafeMutableBufferPointer { Fa in
+        sums.withUnsafeMutableBufferPointer { S in
+        boxed.withUnsafeMutableBufferPointer { Bx in
+        column.withUnsafeMutableBufferPointer { C in
+            // Per sample: (person · d, person, room · d, room), the matte sampled bilinearly.
+            for y in 0..<mh {
+                let v = min(max(0, (Float(y) + 0.5) * sy - 0.5), Float(th - 1))
+                let j0 = min(Int(v), th - 1), j1 = min(j0 + 1, th - 1), fy = v - Float(j0)
+                let t0 = plane.row(j0, as: UInt8.self), t1 = plane.row(j1, as: UInt8.self)
+                for x in 0..<mw {
+                    let u = min(max(0, (Float(x) + 0.5) * sx - 0.5), Float(tw - 1))
+                    let i0 = min(Int(u), tw - 1), i1 = min(i0 + 1, tw - 1), fx = u - Float(i0)
+                    let top = Float(t0[i0]) + fx * (Float(t0[i1]) - Float(t0[i0]))
+                    let bottom = Float(t1[i0]) + fx * (Float(t1[i1]) - Float(t1[i0]))
+                    let a = top + fy * (bottom - top), d = F[y * mw + x]
+                    let person: Float = a >= 191 ? 1 : 0, room: Float = a <= 64 ? 1 : 0
+                    S[y * mw + x] = SIMD4(person * d, person, room * d, room)
                 }
-                let k = 4 * (y * mw + x)
-                boxed[k] = t[0]; boxed[k + 1] = t[1]; boxed[k + 2] = t[2]; boxed[k + 3] = t[3]
             }
-        }
-        for y in 0..<mh {
-            for x in 0..<mw {
+            // Sliding sums over each row, then down each column.
+            for y in 0..<mh {
+                let row = S.baseAddress! + y * mw, out = Bx.baseAddress! + y * mw
                 var t = SIMD4<Float>.zero
-                for j in max(0, y - r)...min(mh - 1, y + r) {
-                    let k = 4 * (j * mw + x)
-                    t += SIMD4(boxed[k], boxed[k + 1], boxed[k + 2], boxed[k + 3])
+                for i in 0..<min(r, mw) { t += row[i] }
+                for x in 0..<mw {
+                    if x + r < mw { t += row[x + r] }
+                    if x - r - 1 >= 0 { t -= row[x - r - 1] }
+                    out[x] = t
                 }
-                let k = y * mw + x
-                near[k] = t[1] > 0 ? t[0] / t[1] : filled[k]
-                far[k] = t[3] > 0 ? t[2] / t[3] : filled[k]
             }
-        }
+            C.update(repeating: .zero)
+            for j in 0..<min(r, mh) { for x in 0..<mw { C[x] += Bx[j * mw + x] } }
+            for y in 0..<mh {
+                let enter = y + r < mh ? Bx.baseAddress! + (y + r) * mw : nil
+                let leave = y - r - 1 >= 0 ? Bx.baseAddress! + (y - r - 1) * mw : nil
+                for x in 0..<mw {
+                    if let enter { C[x] += enter[x] }
+                    if let leave { C[x] -= leave[x] }
+                    let t = C[x], k = y * mw + x
+                    N[k] = t[1] > 0.5 ? t[0] / t[1] : F[k]
+                    Fa[k] = t[3] > 0.5 ? t[2] / t[3] : F[k]
+                }
+            }
+        }}}}}}
     }
 
     /// `edge`: 1 at each matte pixel whose window of ``Settings/band`` pixels holds both
