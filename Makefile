@@ -51,6 +51,8 @@ bench: setup
 	$$(bash scripts/bench-venv.sh) Benchmarks/detector/photos.py $(RELEASE_BIN)/cinegraph
 	@echo "\nthe face models against the reference — mediapipe's FaceDetection and FaceMesh (Benchmarks/detector/reference.py)"
 	$$(bash scripts/bench-venv.sh) Benchmarks/detector/reference.py $(RELEASE_BIN)/cinegraph 2>/dev/null
+	@echo "\neach model's output tensors against LiteRT's Python Interpreter on the same inputs (Benchmarks/detector/tensors.py)"
+	$$(bash scripts/bench-venv.sh) Benchmarks/detector/tensors.py $(RELEASE_BIN)/CineBench 2>/dev/null
 
 ## The director (detections, tracking, focus) scored against the synthetic camera's ground truth.
 score: release

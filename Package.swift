@@ -72,7 +72,7 @@ let package = Package(
             // Plugins resolve their references to cinegraph's modules against this executable.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
-            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineVision", "CineViewfinder", "CineEditor"],
+            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineInference", "CineVision", "CineViewfinder", "CineEditor"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
         .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia", "CineInference"], swiftSettings: strict),

@@ -76,6 +76,8 @@ struct CineBench {
         if CommandLine.arguments.dropFirst().first == "live" { return try runLiveBench() }  // `CineBench live`
         if CommandLine.arguments.dropFirst().first == "disparity" { return try runDisparityBench() }  // `CineBench disparity`
         if CommandLine.arguments.dropFirst().first == "detector" { return try runDetectorBench() }  // `CineBench detector`
+        // `CineBench tensors DIR PHOTO...`: the models' tensors for Benchmarks/detector/tensors.py.
+        if CommandLine.arguments.dropFirst().first == "tensors" { return try runTensorDump(Array(CommandLine.arguments.dropFirst(2))) }
         if CommandLine.arguments.dropFirst().first == "latency" { return try runLatencyBench() }  // `CineBench latency`
         if CommandLine.arguments.dropFirst().first == "bokeh" { return try runBokehBench() }  // `CineBench bokeh`
         if CommandLine.arguments.dropFirst().first == "mono" { return try runMonoBench() }  // `CineBench mono`

@@ -7,11 +7,12 @@ import CineMedia
 import CineNodes
 import CineVision
 import Foundation
+import Logging
 
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect faces (a learned model, as the detector node does), bodies and cat faces in images.",
+        abstract: "Detect faces (a learned model, as the detector node does), bodies and cat faces in images and movies.",
         discussion: """
             Faces come from MediaPipe's BlazeFace run by LiteRT (`--model blazeface`, the default): \
             the short-range model on the whole photo and on overlapping squares of it at every \
@@ -24,10 +25,13 @@ struct DetectCommand: ParsableCommand {
             docs/detection.md for the type → cascade table), run with OpenCV's detectMultiScale \
             semantics, as are --cascade files. Prints \
             one line per object (`file type x y width height`, pixels) or, with --json, one JSON \
-            object per image.
+            object per image. A movie (any other file GStreamer decodes) runs through the \
+            `detector` node on every frame, tracking IDs across frames, and prints one JSON line \
+            per frame (the `metadata` node's lines, docs/metadata.md); --face-tiles auto is the \
+            node's default there.
             """)
 
-    @Argument(help: "Image files.") var images: [String]
+    @Argument(help: "Image files (PNG or JPEG) or movies.") var images: [String]
     @Option(help: "Comma-separated types: humanFace, humanBody, catFace.") var types = "humanFace"
     @Option(help: "Face model: blazeface (learned, LiteRT) or the cascade family haar or lbp.")
     var model: DetectorModel = .blazeface
@@ -48,8 +52,16 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
     @Flag(help: "With --json, add each face's 468 landmark points (pixels; x, y, z).") var mesh = false
     @Flag(help: "Only the first (primary) cascade of each type.") var primaryOnly = false
+    @Flag(help: "No progress line for movies.") var quiet = false
+    @OptionGroup var logging: LoggingOptions
 
     func run() throws {
+        if !images.allSatisfy(MovieTool.isImage) {
+            let logger = try logging.bootstrap()
+            for path in images where !MovieTool.isImage(path) { try movie(path, logger: logger) }
+        }
+        let images = images.filter(MovieTool.isImage)
+        guard !images.isEmpty else { return }
         var wanted: [(DetectionType, Facing, String)] = []
         var faces: BlazeFaceDetector?
         var landmarker: FaceLandmarker?
@@ -64,13 +76,13 @@ struct DetectCommand: ParsableCommand {
                         faces = try BlazeFaceDetector(file: faceModel, threads: 1)
                         if landmarkModel != "none" { landmarker = try FaceLandmarker(file: landmarkModel, threads: 1) }
                     } catch let e as InferenceError {
-                        throw ValidationError(e.description)
+                        throw ToolError(e.description)
                     }
                     continue
                 }
                 if t == .humanBody && model == .blazeface {
                     do { people = try PoseDetector(file: poseModel, threads: 1) } catch let e as InferenceError {
-                        throw ValidationError(e.description)
+                        throw ToolError(e.description)
                     }
                     continue
                 }
@@ -80,7 +92,7 @@ struct DetectCommand: ParsableCommand {
                 }
                 for e in primaryOnly ? Array(list.prefix(1)) : list {
                     do { wanted.append((t, e.facing, try CascadeCatalog.resolve(e.file))) } catch let e as CascadeError {
-                        throw ValidationError(e.description)
+                        throw ToolError(e.description)
                     }
                 }
             }
@@ -95,7 +107,7 @@ struct DetectCommand: ParsableCommand {
         var jobs: [(DetectionType, Facing, CascadeDetector)] = []
         for (i, w) in wanted.enumerated() {
             do { jobs.append((w.0, w.1, CascadeDetector(try loaded.get(i)))) } catch let e as CascadeError {
-                throw ValidationError(e.description)
+                throw ToolError(e.description)
             }
         }
         var params = CascadeDetector.Parameters(scaleFactor: scaleFactor, minNeighbors: minNeighbors,
@@ -117,13 +129,13 @@ struct DetectCommand: ParsableCommand {
                     case .count(let n): detected = try faces.detect(color, tiles: n)
                     }
                 } catch let e as InferenceError {
-                    throw ValidationError("\(path): \(e.description)")
+                    throw ToolError("\(path): \(e.description)")
                 }
                 for f in detected where f.score >= faceScore {
                     var mesh: FaceMeshResult?
                     if let landmarker {
                         do { mesh = try landmarker.mesh(of: f, in: color) } catch let e as InferenceError {
-                            throw ValidationError("\(path): \(e.description)")
+                            throw ToolError("\(path): \(e.description)")
                         }
                         if mesh!.presence < facePresence { continue }
                     }
@@ -149,7 +161,7 @@ struct DetectCommand: ParsableCommand {
             }
             if let people, let color {
                 let persons: [PersonDetection]
-                do { persons = try people.detect(color) } catch let e as InferenceError { throw ValidationError("\(path): \(e.description)") }
+                do { persons = try people.detect(color) } catch let e as InferenceError { throw ToolError("\(path): \(e.description)") }
                 for p in persons {
                     let b = p.body, W = Double(color.width), H = Double(color.height)
                     let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
@@ -178,13 +190,30 @@ struct DetectCommand: ParsableCommand {
         }
     }
 
+    /// The movie at `path` through the `detector` node, every frame, its detections as the
+    /// `metadata` node's JSON lines on standard output.
+    private func movie(_ path: String, logger: Logger) throws {
+        let q = ToolGraph.quote
+        var faces = "kind: detector, image: source.left, every: 1, model: \(model.rawValue)"
+        faces += ", types: [\(types.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))]"
+        faces += ", face-model: \(q(faceModel)), face-score: \(faceScore), landmark-model: \(q(landmarkModel))"
+        faces += ", face-presence: \(facePresence), pose-model: \(q(poseModel)), scale-factor: \(scaleFactor)"
+        faces += ", min-neighbors: \(minNeighbors), min-size: \(minSize)"
+        if case .count(let n) = faceTiles { faces += ", face-tiles: \(n)" }
+        if !cascade.isEmpty { faces += ", cascades: [\(cascade.map(q).joined(separator: ", "))]" }
+        _ = try MovieTool.run(path, nodes: """
+              faces: { \(faces) }
+              lines: { kind: metadata, detections: faces.detections, path: "-" }
+            """, name: "detect", progressNode: "lines", logger: logger, quiet: quiet)
+    }
+
     /// Runs each cascade job on the gray image and appends what it finds.
     private func cascades(_ jobs: [(DetectionType, Facing, CascadeDetector)], on img: Image, path: String,
                           parameters params: CascadeDetector.Parameters, into found: inout [[String: Any]]) throws {
         for (type, facing, det) in jobs {
             let rects: [CascadeRect]
             do { rects = try det.detect(in: img, parameters: params) } catch let e as CascadeError {
-                throw ValidationError("\(path): \(e)")
+                throw ToolError("\(path): \(e)")
             }
             for r in rects {
                 if !json { print("\(path) \(type.rawValue) \(r.x) \(r.y) \(r.width) \(r.height)") }

@@ -6,37 +6,48 @@ import CineInference
 import CineMedia
 import CineVision
 import Foundation
+import Logging
 
 struct MatteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "matte",
-        abstract: "Write a person matte of each image (255 = person) as a gray PNG.",
+        abstract: "Write a person matte of each image or movie frame (255 = person) as gray PNGs.",
         discussion: """
             The `matte` node's model (selfie segmentation, 256×144 landscape by default) runs on \
             each image; its matte is brought to the image's full size by a guided filter that \
             follows the image's own edges (hair, shoulders), unless --model-size keeps it at the \
             model's size. Writes DIR/NAME.matte.png for each image and prints one line per \
-            image: the matte's path, the share of the image that is person, the time.
+            image: the matte's path, the share of the image that is person, the time. A movie \
+            (any other file GStreamer decodes) runs through the `matte` node, steadied over time \
+            as in a live graph, into DIR/NAME.matte/00000.png, 00001.png, … (the guided filter \
+            at its defaults).
             """)
 
-    @Argument(help: "Image files (PNG or JPEG).") var images: [String]
+    @Argument(help: "Image files (PNG or JPEG) or movies.") var images: [String]
     @Option(name: [.short, .long], help: "Folder for the mattes (created if missing).") var output = "."
     @Option(help: "Segmentation model file (a name in .models/ or a path).") var model = PersonMatte.landscapeFile
     @Flag(help: "Keep the matte at the model's size (no guided upsampling).") var modelSize = false
     @Option(help: "Guided filter window radius, in matte pixels.") var radius = MatteUpsampler().radius
     @Option(help: "Guided filter regularisation (luma 0…1, squared): larger keeps closer to the model's matte.")
     var epsilon = Double(MatteUpsampler().epsilon)
+    @Flag(help: "No progress line for movies.") var quiet = false
+    @OptionGroup var logging: LoggingOptions
 
     func run() throws {
         let person: PersonMatte
-        do { person = try PersonMatte(file: model, threads: 1) } catch let e as InferenceError { throw ValidationError(e.description) }
+        do { person = try PersonMatte(file: model, threads: 1) } catch let e as InferenceError { throw ToolError(e.description) }
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let logger = images.allSatisfy(MovieTool.isImage) ? nil : try logging.bootstrap()
         for path in images {
+            if !MovieTool.isImage(path), let logger {
+                try movie(path, logger: logger)
+                continue
+            }
             let t0 = Date()
             let color = try ImageFile.read(path, as: .rgba8)
             let coarse: Image
-            do { coarse = try person.estimate(color) } catch let e as InferenceError { throw ValidationError("\(path): \(e.description)") }
-            let matte = modelSize ? coarse : MatteUpsampler(radius: radius, epsilon: Float(epsilon)).upsample(coarse, guide: Self.luma(of: color))
+            do { coarse = try person.estimate(color) } catch let e as InferenceError { throw ToolError("\(path): \(e.description)") }
+            let matte = modelSize ? coarse : MatteUpsampler(radius: radius, epsilon: Float(epsilon)).upsample(coarse, guide: color)
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension + ".matte.png"
             let out = (output as NSString).appendingPathComponent(name)
             try ImageFile.write(matte, to: out)
@@ -51,16 +62,16 @@ struct MatteCommand: ParsableCommand {
         }
     }
 
-    /// BT.601 luma of an RGBA image, the guide the upsampler follows.
-    static func luma(of rgba: Image) -> Image {
-        let out = Image(width: rgba.width, height: rgba.height, format: .gray8)
-        for y in 0..<rgba.height {
-            let s = rgba.plane(0).row(y, as: UInt8.self), d = out.plane(0).row(y, as: UInt8.self)
-            for x in 0..<rgba.width {
-                let r = Int(s[4 * x]), g = Int(s[4 * x + 1]), b = Int(s[4 * x + 2])
-                d[x] = UInt8((77 * r + 150 * g + 29 * b + 128) >> 8)
-            }
-        }
-        return out
+    /// The movie at `path` through the `matte` node into DIR/NAME.matte/%05d.png.
+    private func movie(_ path: String, logger: Logger) throws {
+        let folder = (output as NSString).appendingPathComponent(((path as NSString).lastPathComponent as NSString).deletingPathExtension + ".matte")
+        let frames = (folder as NSString).appendingPathComponent("%05d.png")
+        let t0 = Date()
+        let run = try MovieTool.run(path, nodes: """
+              matte: { kind: matte, image: source.left, model: \(ToolGraph.quote(model)) }
+              frames: { kind: frames, video: matte.\(modelSize ? "matte" : "full"), path: \(ToolGraph.quote(frames)) }
+            """, name: "matte", progressNode: "frames", logger: logger, quiet: quiet)
+        print(String(format: "%@: %d mattes, %.1f ms a frame", folder + "/", run.frames(of: "frames"),
+                     Date().timeIntervalSince(t0) * 1000 / Double(max(1, run.frames(of: "frames")))))
     }
 }

@@ -304,8 +304,59 @@ func scratch(_ name: String) -> String {
 
     @Test func aMissingModelFileIsOneClearError() throws {
         let r = try cinegraph(["detect", "Tests/PhotoFixtures/astronaut.jpg", "--face-model", "no-such-model.tflite"])
-        #expect(r.status != 0)
+        #expect(r.status == 1)  // a failed run, not a usage error (64)
         #expect(r.stderr.contains("no-such-model.tflite") && r.stderr.contains("fetch-models"), "\(r.stderr)")
+    }
+}
+
+/// A movie of the real portrait standing still, `frames` frames at 10 fps (H.264 in Matroska).
+func portraitMovie(frames: Int) throws -> String {
+    let path = scratch("portrait-movie-\(frames)") + "/portrait.mkv"
+    let p = try Pipeline(
+        "filesrc location=\(Pipeline.quoted(FileManager.default.currentDirectoryPath + "/Tests/PhotoFixtures/astronaut.jpg")) ! jpegdec "
+            + "! imagefreeze num-buffers=\(frames) ! video/x-raw,framerate=10/1 ! videoconvert ! video/x-raw,format=I420 "
+            + "! x264enc speed-preset=ultrafast ! matroskamux ! filesink location=\(Pipeline.quoted(path))")
+    try p.play()
+    #expect(try p.waitForEndOfStream(timeout: 60))
+    p.stop()
+    return path
+}
+
+@Suite struct DetectMovieTests {
+    @Test func aMoviesFacesComeOneLinePerFrameWithOneID() throws {
+        let movie = try portraitMovie(frames: 8)
+        let r = try cinegraph(["detect", movie, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 8, "\(r.stdout)")
+        var ids = Set<Int>()
+        for line in lines {
+            let frame = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let detections = try #require(frame["detections"] as? [[String: Any]], "\(line)")
+            let faces = detections.filter { $0["type"] as? String == "humanFace" }
+            #expect(faces.count == 1, "\(line)")
+            if let id = faces.first?["id"] as? Int { ids.insert(id) }
+        }
+        #expect(ids.count == 1, "\(ids)")
+        // A file that is not a movie: one error naming it, status 1.
+        let bad = scratch("detect-bad") + "/notes.txt"
+        try "not a movie".write(toFile: bad, atomically: true, encoding: .utf8)
+        let e = try cinegraph(["detect", bad])
+        #expect(e.status == 1 && e.stderr.contains("notes.txt") && e.stderr.contains("cannot read"), "\(e.stderr)")
+    }
+
+    @Test func aMoviesMattesAreOnePNGAFrameAtTheFramesSize() throws {
+        let movie = try portraitMovie(frames: 6)
+        let dir = scratch("matte-movie")
+        let r = try cinegraph(["matte", movie, "-o", dir, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("portrait.matte/: 6 mattes"), "\(r.stdout)")
+        for k in [0, 5] {
+            let matte = try ImageFile.read(String(format: "%@/portrait.matte/%05d.png", dir, k), as: .gray8)
+            try #require(matte.width == 512 && matte.height == 512)
+            func at(_ x: Int, _ y: Int) -> UInt8 { matte.plane(0).row(y, as: UInt8.self)[x] }
+            #expect(at(240, 130) > 200 && at(100, 480) > 200 && at(500, 10) < 30, "frame \(k)")
+        }
     }
 }
 
@@ -328,7 +379,7 @@ func scratch(_ name: String) -> String {
 
     @Test func aMissingModelIsOneClearError() throws {
         let r = try cinegraph(["matte", "Tests/PhotoFixtures/astronaut.jpg", "--model", "no-such-matte.tflite"])
-        #expect(r.status != 0)
+        #expect(r.status == 1)
         #expect(r.stderr.contains("no-such-matte.tflite") && r.stderr.contains("fetch-models"), "\(r.stderr)")
     }
 }

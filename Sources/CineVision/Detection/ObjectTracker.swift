@@ -54,6 +54,10 @@ public struct ObjectTracker: Sendable {
         public var awayAfterMisses = 1
         /// Shrink factor of a box before taking its median disparity (0.5 = the central half).
         public var disparityShrink = 0.5
+        /// A track whose box has less than this share of its area inside the frame is not
+        /// reported: a face more than half out of the picture (walking out, or a tracked box
+        /// coasting past the edge) is not a subject to show or focus on.
+        public var minimumShareInFrame = 0.5
         /// Creates the default configuration.
         public init() {}
     }
@@ -313,7 +317,8 @@ public struct ObjectTracker: Sendable {
     /// The objects as last reported (after the latest ``update(_:disparity:)``, ``predict(disparity:)``
     /// or salient-object change): tracks seen within ``Configuration/reportedMisses`` rounds (seen
     /// this round, for a track matched fewer than ``Configuration/coastAfterHits`` times), and faces
-    /// whose body is still seen (reported as looking away), clipped to the frame.
+    /// whose body is still seen (reported as looking away), clipped to the frame; boxes mostly
+    /// outside it (``Configuration/minimumShareInFrame``) are left out.
     public func report() -> Detections {
         let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
         return tracks.compactMap { t in
@@ -323,7 +328,8 @@ public struct ObjectTracker: Sendable {
             let r = t.rect
             let x0 = min(1, max(0, r.x)), y0 = min(1, max(0, r.y))
             let x1 = min(1, max(x0, r.x + r.width)), y1 = min(1, max(y0, r.y + r.height))
-            guard x1 > x0, y1 > y0 else { return nil }
+            guard x1 > x0, y1 > y0,
+                  (x1 - x0) * (y1 - y0) >= configuration.minimumShareInFrame * r.width * r.height else { return nil }
             return Detection(id: t.id, groupID: t.groupID, type: t.type,
                              bounds: NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
                              confidence: t.misses == 0 ? t.confidence : t.confidence * 0.5, disparity: t.disparity,

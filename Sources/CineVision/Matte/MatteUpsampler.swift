@@ -41,6 +41,8 @@ public struct MatteUpsampler: Sendable, Hashable {
         var table: [Double] = []
         // Each frame column's matte column pair and weight; each frame column's footprint cell.
         var x0: [Int32] = [], wx: [Float] = [], cell: [Int32] = []
+        // One frame row of luma and of α, for ``MatteUpsampler/upsample(_:guide:model:pool:)``.
+        var rowLuma: [UInt8] = [], rowAlpha: [Float] = []
 
         /// An empty model; ``MatteUpsampler/fit(_:guide:into:)`` sizes it.
         public init() {}
@@ -158,15 +160,25 @@ public struct MatteUpsampler: Sendable, Hashable {
     /// Cost: ``fit(_:guide:into:)`` and ~12 flops per frame pixel.
     public func upsample(_ matte: Image, guide: Image, pool: ImagePool? = nil) -> Image {
         var model = Model()
+        return upsample(matte, guide: guide, model: &model, pool: pool)
+    }
+
+    /// As ``upsample(_:guide:pool:)``, fitting into `model` so that a caller doing this every
+    /// frame reuses its buffers (no allocation beyond the result, which `pool` can supply).
+    public func upsample(_ matte: Image, guide: Image, model: inout Model, pool: ImagePool? = nil) -> Image {
         fit(matte, guide: guide, into: &model)
         let gw = guide.width, gh = guide.height
         let out = pool?.makeImage(width: gw, height: gh, format: .gray8) ?? Image(width: gw, height: gh, format: .gray8)
-        var alpha = [Float](repeating: 0, count: gw), luma = [UInt8](repeating: 0, count: gw)
-        for y in 0..<gh {
-            let o = out.plane(0).row(y, as: UInt8.self)
-            luma.withUnsafeMutableBufferPointer { l in
-                MatteUpsampler.lumaRow(guide, y, into: l.baseAddress!)
-                alpha.withUnsafeMutableBufferPointer { a in
+        if model.rowAlpha.count != gw { model.rowAlpha = [Float](repeating: 0, count: gw); model.rowLuma = [UInt8](repeating: 0, count: gw) }
+        // Taken out of the model while it is read (no copy-on-write), put back after.
+        var alpha: [Float] = [], luma: [UInt8] = []
+        swap(&alpha, &model.rowAlpha); swap(&luma, &model.rowLuma)
+        defer { swap(&alpha, &model.rowAlpha); swap(&luma, &model.rowLuma) }
+        luma.withUnsafeMutableBufferPointer { l in
+            alpha.withUnsafeMutableBufferPointer { a in
+                for y in 0..<gh {
+                    let o = out.plane(0).row(y, as: UInt8.self)
+                    MatteUpsampler.lumaRow(guide, y, into: l.baseAddress!)
                     model.alpha(row: y, luma: l.baseAddress!, columns: 0..<gw, into: a.baseAddress!)
                     for x in 0..<gw { o[x] = UInt8(a[x] * 255 + 0.5) }
                 }

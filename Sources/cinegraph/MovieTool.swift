@@ -1,0 +1,36 @@
+// MovieTool: the tools that take images or movies (`detect`, `matte`) — which paths are movies,
+// and how a movie runs through a graph of the nodes the tool stands for.
+import ArgumentParser
+import CineGraph
+import Foundation
+import Logging
+
+enum MovieTool {
+    /// What `ImageFile` reads; any other path is taken for a movie.
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
+
+    /// Whether `path` names an image (by its extension) rather than a movie.
+    static func isImage(_ path: String) -> Bool {
+        imageExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// Runs `nodes` (YAML node entries, indented two spaces, reading the frames from
+    /// `source.left`) on the movie at `path`, with a progress bar on `progressNode` when the
+    /// frame count is known. A file that is missing or not a movie throws a ``ToolError`` naming it.
+    static func run(_ path: String, nodes: String, name: String, progressNode: String, logger: Logger,
+                    quiet: Bool) throws -> ToolRun {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw ToolError("\(path): no such file, or it is not readable") }
+        let source: (width: Int, height: Int, fps: Double, frames: Int?)
+        do { source = try StabilizeCommand.describe(path) } catch {
+            throw ToolError("\(path): GStreamer cannot read this file as video (images are .png, .jpg or .jpeg): \(error)")
+        }
+        let config = """
+            graph: \(name)
+            nodes:
+              source: { kind: file, path: \(ToolGraph.quote(path)), fps: \(source.fps) }
+            \(nodes)
+            """
+        return try ToolGraph.run(config, name: "\(name) \(path)", logger: logger, quiet: quiet,
+                                 progress: source.frames.map { (node: progressNode, total: $0) })
+    }
+}
