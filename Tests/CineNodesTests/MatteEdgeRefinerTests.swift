@@ -57,18 +57,20 @@ import Testing
         let render = { (map: DisparityMap) in try renderer.render(left, disparity: map, focusDisparity: Double(focus), fNumber: 2) }
         var refiner = MatteEdgeRefiner()
         let refinedMap = refiner.refine(coarse, matte: matte, guide: left)
-        #expect(refinedMap.values.width == w && refinedMap.values.height == h)
+        // Half the frame's resolution (the renderer brings it up along the frame's luma).
+        #expect(refinedMap.values.width == w / 2 && refinedMap.values.height == h / 2)
 
         // Where the blur's edge is drawn: the share of the band whose pixels are sharp or blurred
         // (a circle of confusion under one pixel at f/2) against the truth's say.
         let k = Float(LensModel().radiusPerDisparity(fNumber: 2))
         func misdrawn(_ map: DisparityMap) -> Double {
             var bad = 0, count = 0
+            let mw = map.values.width, mh = map.values.height
             for y in 0..<h {
-                let t = truth.plane(0).row(y, as: Float.self), d = map.values.plane(0).row(y, as: Float.self)
+                let t = truth.plane(0).row(y, as: Float.self), d = map.values.plane(0).row(y * mh / h, as: Float.self)
                 for x in 0..<w where band[y * w + x] {
                     count += 1
-                    if (abs(k * (t[x] - focus)) < 1) != (abs(k * (d[x] - focus)) < 1) { bad += 1 }
+                    if (abs(k * (t[x] - focus)) < 1) != (abs(k * (d[x * mw / w] - focus)) < 1) { bad += 1 }
                 }
             }
             return Double(bad) / Double(count)

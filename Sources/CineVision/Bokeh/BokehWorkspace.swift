@@ -783,7 +783,15 @@ final class BokehWorkspace: @unchecked Sendable {
         parallelRows(mh) { _, lo, hi in
             for j in lo..<hi {
                 let y0 = min(j * f, H - 1), y1 = min(y0 + f, H)
-                for i in 0..<mw where !reuse {
+                let twoByTwo = !reuse && f == 2 && !rgba && 2 * mw <= W && 2 * j + 1 < H
+                if twoByTwo {
+                    // Half resolution: the mean of each 2×2 block, two rows at a time.
+                    let a = yP.row(2 * j, as: UInt8.self), b = yP.row(2 * j + 1, as: UInt8.self)
+                    for i in 0..<mw {
+                        G[j * mw + i] = Float(Int(a[2 * i]) + Int(a[2 * i + 1]) + Int(b[2 * i]) + Int(b[2 * i + 1])) * 0.25
+                    }
+                }
+                for i in 0..<mw where !reuse && !twoByTwo {
                     let x0 = min(i * f, W - 1), x1 = min(x0 + f, W)
                     var sum = 0
                     for y in y0..<y1 {
