@@ -21,7 +21,6 @@ public struct DisparityMap: Sendable {
         self.referenceHeight = referenceHeight
     }
 
-    /// The disparity at a normalised point (0…1, top-left origin), nearest sample; `nil` if invalid.
     /// The largest finite sample (the nearest point), or nil for a map without one. One pass.
     public var nearest: Float? {
         var best: Float?
@@ -32,6 +31,8 @@ public struct DisparityMap: Sendable {
         return best
     }
 
+    /// The disparity at a normalised point (0…1, top-left origin, clamped to the map), nearest
+    /// sample; `nil` if invalid (infinite or NaN).
     public func disparity(atNormalized x: Double, _ y: Double) -> Float? {
         let px = min(values.width - 1, max(0, Int(x * Double(values.width))))
         let py = min(values.height - 1, max(0, Int(y * Double(values.height))))
