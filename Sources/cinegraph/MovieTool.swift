@@ -19,11 +19,7 @@ enum MovieTool {
     /// frame count is known. A file that is missing or not a movie throws a ``ToolError`` naming it.
     static func run(_ path: String, nodes: String, name: String, progressNode: String, logger: Logger,
                     quiet: Bool) throws -> ToolRun {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw ToolError("\(path): no such file, or it is not readable") }
-        let source: (width: Int, height: Int, fps: Double, frames: Int?)
-        do { source = try StabilizeCommand.describe(path) } catch {
-            throw ToolError("\(path): GStreamer cannot read this file as video (images are .png, .jpg or .jpeg): \(error)")
-        }
+        let source = try describe(path)
         let config = """
             graph: \(name)
             nodes:
@@ -32,5 +28,14 @@ enum MovieTool {
             """
         return try ToolGraph.run(config, name: "\(name) \(path)", logger: logger, quiet: quiet,
                                  progress: source.frames.map { (node: progressNode, total: $0) })
+    }
+
+    /// The movie at `path` as GStreamer decodes it (``StabilizeCommand/describe(_:)``); a file
+    /// that is missing or not a movie throws a ``ToolError`` naming it.
+    static func describe(_ path: String) throws -> (width: Int, height: Int, fps: Double, frames: Int?) {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw ToolError("\(path): no such file, or it is not readable") }
+        do { return try StabilizeCommand.describe(path) } catch {
+            throw ToolError("\(path): GStreamer cannot read this file as video: \(error)")
+        }
     }
 }

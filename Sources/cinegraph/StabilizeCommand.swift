@@ -45,17 +45,7 @@ struct StabilizeCommand: ParsableCommand {
     func run() throws {
         let logger = try logging.bootstrap()
         try GStreamer.initialize()
-        guard FileManager.default.isReadableFile(atPath: input) else {
-            printError("error: \(input): no such file, or it is not readable")
-            throw ExitCode(1)
-        }
-        let source: (width: Int, height: Int, fps: Double, frames: Int?)
-        do {
-            source = try Self.describe(input)
-        } catch {
-            printError("error: \(input): GStreamer cannot read this file as video: \(error)")
-            throw ExitCode(1)
-        }
+        let source = try MovieTool.describe(input)
         let quote = ToolGraph.quote
         let config = """
             graph: stabilize

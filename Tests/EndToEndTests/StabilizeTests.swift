@@ -125,11 +125,11 @@ private func shake(of path: String) throws -> (frames: Int, shake: Double) {
     @Test func unreadableInputIsAClearError() throws {
         let dir = scratch("stabilize-bad")
         let missing = try cinegraph(["stabilize", dir + "/none.mp4", "-o", dir + "/out.mp4"])
-        #expect(missing.status != 0 && missing.stderr.contains("no such file"), "\(missing.stderr)")
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"), "\(missing.stderr)")
         let text = dir + "/notes.mp4"
         try "not a movie".write(toFile: text, atomically: true, encoding: .utf8)
         let bad = try cinegraph(["stabilize", text, "-o", dir + "/out.mp4"])
-        #expect(bad.status != 0 && bad.stderr.contains("GStreamer cannot read"), "\(bad.stderr)")
+        #expect(bad.status == 1 && bad.stderr.contains("GStreamer cannot read"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
         let mode = try cinegraph(["stabilize", text, "-o", dir + "/out.mp4", "--mode", "wobbly"])
         #expect(mode.status != 0 && mode.stderr.contains("--mode must be one of"), "\(mode.stderr)")
