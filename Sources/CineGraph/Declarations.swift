@@ -1,5 +1,6 @@
 // Declarations: the property wrappers a node uses to declare its ports and parameters.
 // The declaration is the single source for validation, `cinegraph nodes` and docs/nodes.md.
+import CineMedia
 
 /// A port of a node, as its code refers to it: `$video` gives the `video` port's handle.
 /// The name is the config key (the property's, or the `name:` of its declaration).
@@ -23,6 +24,12 @@ public struct Input<Value: Sendable>: InputDeclaring {
     /// Declares a required input with a one-line description; `name` overrides the name the
     /// property gives (`maxDisparity` → `max-disparity`).
     public init(name: String? = nil, _ doc: String = "") { slot = InputSlot(doc: doc, optional: false, explicitName: name) }
+    /// Declares a required image input that takes only `formats`: checked when the graph is
+    /// built against what the producer declares (or, for a producer that declares nothing, on
+    /// each packet before ``Node/process(_:)``), so `process` needs no check of its own.
+    public init(name: String? = nil, formats: [PixelFormat], _ doc: String = "") where Value == Image {
+        slot = InputSlot(doc: doc, optional: false, explicitName: name, formats: formats)
+    }
     /// The port's handle (`$video`).
     public var projectedValue: Port { Port(slot) }
     /// The packet of the current instant.
@@ -39,6 +46,10 @@ public struct OptionalInput<Value: Sendable>: InputDeclaring {
     let slot: InputSlot<Value>
     /// Declares an optional input; `name` overrides the name the property gives.
     public init(name: String? = nil, _ doc: String = "") { slot = InputSlot(doc: doc, optional: true, explicitName: name) }
+    /// Declares an optional image input that takes only `formats` (checked as for ``Input``).
+    public init(name: String? = nil, formats: [PixelFormat], _ doc: String = "") where Value == Image {
+        slot = InputSlot(doc: doc, optional: true, explicitName: name, formats: formats)
+    }
     /// The port's handle (`$focus`).
     public var projectedValue: Port { Port(slot) }
     /// The packet of the current instant, or `nil` when the port is not connected.
@@ -54,6 +65,16 @@ public struct Output<Value: Sendable>: OutputDeclaring {
     /// Declares an output with a one-line description; `name` overrides the name the property
     /// gives (an output may share its name with an input: `detections` in, `detections` out).
     public init(name: String? = nil, _ doc: String = "") { slot = OutputSlot(doc: doc, explicitName: name) }
+    /// Declares an image output that gives one of `formats`; consumers' declared formats are
+    /// checked against it when the graph is built.
+    public init(name: String? = nil, formats: [PixelFormat], _ doc: String = "") where Value == Image {
+        slot = OutputSlot(doc: doc, explicitName: name, formats: .oneOf(formats))
+    }
+    /// Declares an image output in the format of the image on input `input` (a filter that keeps
+    /// its input's format, like `bokeh` or `resize`).
+    public init(name: String? = nil, formatOf input: String, _ doc: String = "") where Value == Image {
+        slot = OutputSlot(doc: doc, explicitName: name, formats: .sameAs(input))
+    }
     /// The port's handle, for ``NodeContext/isConnected(_:)-(Port)``: `ctx.isConnected($video)`.
     public var projectedValue: Port { Port(slot) }
     /// The packet for the current instant.
@@ -96,6 +117,14 @@ public struct Parameter<Value: ParameterValue>: ParameterDeclaring {
     var anyParameterSlot: AnyParameterSlot { slot }
 }
 
+/// The pixel formats an image output declares.
+public enum ImageFormats: Sendable, Hashable {
+    /// One of these formats.
+    case oneOf([PixelFormat])
+    /// The format of the image on the named input.
+    case sameAs(String)
+}
+
 // MARK: - Slots: the storage behind the wrappers, found by reflection.
 
 protocol InputDeclaring { var anyInputSlot: AnyInputSlot { get } }
@@ -114,9 +143,12 @@ class PortName {
 class AnyInputSlot: PortName {
     let doc: String
     let optional: Bool
-    init(doc: String, optional: Bool, explicitName: String?) {
+    /// The image formats it takes (`nil`: any, or not an image).
+    let formats: [PixelFormat]?
+    init(doc: String, optional: Bool, explicitName: String?, formats: [PixelFormat]? = nil) {
         self.doc = doc
         self.optional = optional
+        self.formats = formats
         super.init(explicitName: explicitName)
     }
     var valueType: Any.Type { fatalError("abstract") }
@@ -131,8 +163,11 @@ final class InputSlot<Value: Sendable>: AnyInputSlot {
 
 class AnyOutputSlot: PortName {
     let doc: String
-    init(doc: String, explicitName: String?) {
+    /// The image formats it gives (`nil`: undeclared, or not an image).
+    let formats: ImageFormats?
+    init(doc: String, explicitName: String?, formats: ImageFormats? = nil) {
         self.doc = doc
+        self.formats = formats
         super.init(explicitName: explicitName)
     }
     var valueType: Any.Type { fatalError("abstract") }
@@ -233,6 +268,12 @@ struct NodeSlots {
         for (kind, names) in [("input", inputs.map(\.name)), ("output", outputs.map(\.name)), ("parameter", parameters.map(\.name))] {
             let repeated = Dictionary(grouping: names, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
             precondition(repeated.isEmpty, "\(type(of: node)) declares two \(kind)s named \(repeated.joined(separator: ", "))")
+        }
+        for output in outputs {
+            if case .sameAs(let input)? = output.formats {
+                precondition(inputs.contains { $0.name == input && $0.valueType == Image.self },
+                             "\(type(of: node)).\(output.name) takes its format from '\(input)', which is not an image input")
+            }
         }
     }
 }

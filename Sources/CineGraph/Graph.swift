@@ -1,6 +1,8 @@
 // Graph: a validated graph, ready to run — every kind known, every value parsed, every
 // connection typed, no cycles. Built from a GraphSpec by GraphBuilder.
 
+import CineMedia
+
 /// An output port of a named node: what an input is connected to.
 public struct PortReference: Sendable, Hashable, CustomStringConvertible {
     public var node: String
@@ -30,6 +32,9 @@ public struct GraphNode: Sendable {
     public var priority: NodePriority = .take
     /// The `priority:` written in the config, if any.
     var declaredPriority: NodePriority?
+    /// Inputs whose producer declares no image formats: input name → the formats it takes,
+    /// checked on each packet before the node sees it.
+    var formatChecks: [String: [PixelFormat]] = [:]
 
     /// A new instance of the node with the configured parameters applied.
     func instantiate() -> (any Node, NodeSlots) {

@@ -1,6 +1,8 @@
 // GraphBuilder: validates a GraphSpec against the registry and builds a Graph, collecting
 // every error with its position and key before anything starts.
 
+import CineMedia
+
 /// Builds a ``Graph`` from a ``GraphSpec``: unknown kinds and keys (with "did you mean"),
 /// wrong types and ranges, missing or mismatched ports, unconnected inputs and cycles are
 /// all reported together, each at its file:line:column.
@@ -173,6 +175,36 @@ public struct GraphBuilder {
                                       hint: "a node cannot consume its own output, directly or through others"))
         }
 
+        // Image formats: what each output gives, producers first; an input that declares the
+        // formats it takes is checked here, or on each packet when its producer declares nothing.
+        var given: [PortReference: [PixelFormat]] = [:]
+        for name in sorted {
+            let n = built[name]!
+            for input in n.description.inputs {
+                guard let accepted = input.formats, let source = n.inputs[input.name] else { continue }
+                guard let formats = given[source] else {
+                    built[name]!.formatChecks[input.name] = accepted
+                    continue
+                }
+                let refused = formats.filter { !accepted.contains($0) }
+                guard refused.isEmpty else {
+                    let r = references.first { $0.node == name && $0.input == input.name }!
+                    errors.append(ConfigError(r.location, key: "nodes.\(name).\(input.name)",
+                                              "input '\(input.name)' takes \(formatList(accepted)) images but \(source) gives \(formatList(formats))",
+                                              hint: "run 'cinegraph nodes \(n.description.kind)' for what each port takes"))
+                    continue
+                }
+            }
+            for output in n.description.outputs {
+                let ref = PortReference(node: name, port: output.name)
+                if let f = output.formats {
+                    given[ref] = f
+                } else if let input = output.sameFormatAs, let source = n.inputs[input], let f = given[source] {
+                    given[ref] = f
+                }
+            }
+        }
+
         // Each node checks its parameters together, on a configured instance that never runs.
         for name in sorted {
             let (node, slots) = built[name]!.instantiate()
@@ -206,4 +238,10 @@ public struct GraphBuilder {
         if !errors.isEmpty { throw ConfigErrors(errors) }
         return Graph(name: spec.name, file: spec.file, nodes: sorted.map { built[$0]! })
     }
+}
+
+/// `i420 or gray8`, `i420, nv12 or rgba8`.
+func formatList(_ formats: [PixelFormat]) -> String {
+    let names = formats.map(\.rawValue)
+    return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
 }

@@ -12,6 +12,18 @@ public struct PortDescription: Sendable, Hashable {
     public var doc: String
     /// For inputs: whether it may be left unconnected.
     public var isOptional: Bool
+    /// For image inputs, the formats taken; for image outputs, the formats given (`nil`: any or
+    /// undeclared).
+    public var formats: [PixelFormat]? = nil
+    /// For image outputs: the input whose format it keeps.
+    public var sameFormatAs: String? = nil
+
+    /// The type with its declared formats, as the reference shows it: `Image (i420, gray8)`.
+    public var typeText: String {
+        if let formats { return "\(typeName) (\(formats.map(\.rawValue).joined(separator: ", ")))" }
+        if let sameFormatAs { return "\(typeName) (as `\(sameFormatAs)`)" }
+        return typeName
+    }
 }
 
 /// A parameter of a node kind.
@@ -50,11 +62,17 @@ public struct NodeDescription: Sendable {
         adaptations = N.adaptations
         inputs = slots.inputs.map {
             PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
-                            doc: $0.doc, isOptional: $0.optional)
+                            doc: $0.doc, isOptional: $0.optional, formats: $0.formats)
         }
-        outputs = slots.outputs.map {
-            PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
-                            doc: $0.doc, isOptional: false)
+        outputs = slots.outputs.map { slot in
+            var port = PortDescription(name: slot.name, typeName: typeName(slot.valueType),
+                                       typeID: ObjectIdentifier(slot.valueType), doc: slot.doc, isOptional: false)
+            switch slot.formats {
+            case .oneOf(let f)?: port.formats = f
+            case .sameAs(let input)?: port.sameFormatAs = input
+            case nil: break
+            }
+            return port
         }
         parameters = slots.parameters.map {
             ParameterDescription(name: $0.name, typeName: $0.typeName, defaultText: $0.defaultText,

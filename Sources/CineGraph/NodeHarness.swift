@@ -59,6 +59,7 @@ public struct NodeHarness<N: Node> {
                 guard type(of: v) == slot.valueType else {
                     throw ControlError("input '\(slot.name)' takes \(slot.valueType), got \(type(of: v))")
                 }
+                if let formats = slot.formats { try ImageFormatError.check(v, input: slot.name, takes: formats) }
                 slot.set(v)
             } else if !slot.optional {
                 throw ControlError("input '\(slot.name)' is required")

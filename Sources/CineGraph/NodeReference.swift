@@ -34,12 +34,12 @@ public enum NodeReference {
         if !d.details.isEmpty { s += d.details + "\n\n" }
         if !d.inputs.isEmpty {
             s += "**Inputs**\n\n| input | type | description |\n|---|---|---|\n"
-            for p in d.inputs { s += "| `\(p.name)` | \(p.typeName)\(p.isOptional ? " (optional)" : "") | \(p.doc) |\n" }
+            for p in d.inputs { s += "| `\(p.name)` | \(p.typeText)\(p.isOptional ? " (optional)" : "") | \(p.doc) |\n" }
             s += "\n"
         }
         if !d.outputs.isEmpty {
             s += "**Outputs**\n\n| output | type | description |\n|---|---|---|\n"
-            for p in d.outputs { s += "| `\(p.name)` | \(p.typeName) | \(p.doc) |\n" }
+            for p in d.outputs { s += "| `\(p.name)` | \(p.typeText) | \(p.doc) |\n" }
             s += "\n"
         }
         if !d.parameters.isEmpty {
@@ -67,11 +67,11 @@ public enum NodeReference {
         func pad(_ t: String, _ n: Int) -> String { t.count >= n ? t + " " : t + String(repeating: " ", count: n - t.count) }
         if !d.inputs.isEmpty {
             s += "\nInputs:\n"
-            for p in d.inputs { s += "  \(pad(p.name, 16))\(pad(p.typeName + (p.isOptional ? "?" : ""), 14))\(p.doc)\n" }
+            for p in d.inputs { s += "  \(pad(p.name, 16))\(pad(p.typeText + (p.isOptional ? "?" : ""), 14))\(p.doc)\n" }
         }
         if !d.outputs.isEmpty {
             s += "\nOutputs:\n"
-            for p in d.outputs { s += "  \(pad(p.name, 16))\(pad(p.typeName, 14))\(p.doc)\n" }
+            for p in d.outputs { s += "  \(pad(p.name, 16))\(pad(p.typeText, 14))\(p.doc)\n" }
         }
         if !d.parameters.isEmpty {
             s += "\nParameters:\n"

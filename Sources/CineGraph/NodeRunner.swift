@@ -164,6 +164,9 @@ final class NodeRunner: @unchecked Sendable {
     private func runFilter(_ node: inout any Node, _ ctx: inout NodeContext, _ slots: NodeSlots) throws {
         // Port order in the inbox is the order of the node's declared inputs that are connected.
         let connected = slots.inputs.filter { graphNode.inputs[$0.name] != nil }
+        let formatChecks = connected.enumerated().compactMap { i, slot in
+            graphNode.formatChecks[slot.name].map { (index: i, name: slot.name, formats: $0) }
+        }
         while true {
             switch inbox.next() {
             case .aborted, .end:
@@ -176,6 +179,9 @@ final class NodeRunner: @unchecked Sendable {
                     stats.withLock { $0.skipped += 1 }
                     emit(slots, at: t, skipsForUnset: true)
                     continue
+                }
+                for check in formatChecks {
+                    try ImageFormatError.check(values[check.index], input: check.name, takes: check.formats)
                 }
                 for (slot, v) in zip(connected, values) { slot.set(v) }
                 ctx.idleNanoseconds = 0

@@ -36,7 +36,7 @@ public struct AssetSinkNode: Node {
             "stop: finalise the take and pause; start: a new take from the next frame (a new file; -2, -3 … when the path has no {time})"),
     ]
 
-    @Input("The original (unblurred) reference view, I420") public var video: Image
+    @Input(formats: [.i420], "The original (unblurred) reference view") public var video: Image
     @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame") public var detections: Detections?
     @OptionalInput("Focus of each frame") public var focus: FocusState?
@@ -82,9 +82,6 @@ public struct AssetSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        guard video.format == .i420 else {
-            throw ParameterError(nil, "asset takes I420 video, got \(video.format)")
-        }
         if record.paused { return }
         if writer == nil {
             try GStreamer.initialize()

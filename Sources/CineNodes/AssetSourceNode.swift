@@ -17,7 +17,7 @@ public struct AssetSourceNode: Node {
         asset-source → bokeh → movie around it.
         """
 
-    @Output("The original reference view, I420") public var video: Image
+    @Output(formats: [.i420], "The original reference view") public var video: Image
     @Output("Disparity of each frame") public var disparity: DisparityMap
     @Output("Detections recorded with each frame") public var detections: Detections
     @Output("Focus recorded with each frame (not produced when none was recorded)") public var focus: FocusState

@@ -36,11 +36,11 @@ public struct BokehNode: Node {
         blur off them, even from a 480×270 map (docs/bokeh.md#the-subjects-outline).
         """
 
-    @Input("Frames to render (I420 video; RGBA stills keep full colour)") public var image: Image
+    @Input(formats: [.i420, .rgba8], "Frames to render (I420 video; RGBA stills keep full colour)") public var image: Image
     @Input("Disparity of each frame (float32, any resolution of the frame's aspect ratio)") public var disparity: DisparityMap
     @OptionalInput("Focus in force (focus disparity, optional f-number); overrides focus-disparity") public var focus: FocusState?
-    @OptionalInput("Person matte (gray8, any size of the frame's aspect; 255 = person): draws the subject's outline") public var matte: Image?
-    @Output("Frames with the depth of field burned in (the input's format)") public var video: Image
+    @OptionalInput(formats: [.gray8], "Person matte (any size of the frame's aspect; 255 = person): draws the subject's outline") public var matte: Image?
+    @Output(formatOf: "image", "Frames with the depth of field burned in") public var video: Image
     @Output("The focus each frame was rendered with") public var state: FocusState
 
     @Parameter(default: LensModel.defaultFNumber, range: LensModel.minimumFNumber...LensModel.maximumFNumber,
@@ -81,9 +81,9 @@ public struct BokehNode: Node {
         if renderer == nil { renderer = BokehRenderer(settings: settings) }
         renderer!.settings = settings
         var map = disparity
-        if let matte, image.format == .i420 || image.format == .rgba8 {
-            guard matte.format == .gray8, matte.width >= 2, matte.height >= 2 else {
-                throw ParameterError(nil, "bokeh takes a gray8 matte (matte.matte), got \(matte.format) \(matte.width)x\(matte.height)")
+        if let matte {
+            guard matte.width >= 2, matte.height >= 2 else {
+                throw ParameterError(nil, "bokeh takes a matte of at least 2x2 pixels, got \(matte.width)x\(matte.height)")
             }
             refiner.settings.threads = threads
             map = refiner.refine(map, matte: matte, guide: image)

@@ -26,8 +26,8 @@ public struct CameraNode: Node {
         """
 
     @Output("Both views of each instant (not produced for mono)") public var stereo: StereoFrame
-    @Output("The left (reference) view, or the whole frame for mono") public var left: Image
-    @Output("The right view (not produced for mono)") public var right: Image
+    @Output(formats: [.i420], "The left (reference) view, or the whole frame for mono") public var left: Image
+    @Output(formats: [.i420], "The right view (not produced for mono)") public var right: Image
 
     @Parameter(default: "auto", "Device path such as /dev/video0, or auto") public var device: String
     @Parameter(default: "", "A second device for the right view (two-camera rigs)") public var rightDevice: String

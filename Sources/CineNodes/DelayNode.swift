@@ -18,7 +18,7 @@ public struct DelayNode: Node {
 
     @OptionalInput("Frames to delay") public var video: Image?
     @OptionalInput("Disparity maps to delay") public var disparity: DisparityMap?
-    @Output("The frame of T − duration") public var delayedVideo: Image
+    @Output(formatOf: "video", "The frame of T − duration") public var delayedVideo: Image
     @Output("The disparity of T − duration") public var delayedDisparity: DisparityMap
     @Parameter(default: .milliseconds(500), range: .zero ... .seconds(10), "How long to hold frames (match the focus node's lookahead)")
     public var duration: Duration

@@ -40,7 +40,7 @@ public struct DetectorNode: Node {
         CommandDescription("untrack", arguments: "id=N", "Stop tracking salient object N"),
     ]
 
-    @Input("Frames (gray8, I420 or NV12; the luma is used)") public var image: Image
+    @Input(formats: [.gray8, .i420, .nv12], "Frames (the luma is used)") public var image: Image
     @OptionalInput("Disparity of each frame, for per-object disparity and salient objects") public var disparity: DisparityMap?
     @Output("Tracked objects of each frame") public var detections: Detections
 

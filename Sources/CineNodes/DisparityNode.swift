@@ -30,7 +30,7 @@ public struct DisparityNode: Node {
 
     @Input("A rectified stereo pair (gray8, I420 or NV12)") public var stereo: StereoFrame
     @Output("Disparity of the left view, in full-resolution pixels, with confidence") public var disparity: DisparityMap
-    @Output("The confidence plane alone (gray8, 0 = invalid or filled)") public var confidence: Image
+    @Output(formats: [.gray8], "The confidence plane alone (0 = invalid or filled)") public var confidence: Image
 
     @Parameter(default: 0.25, range: 0.05...1, "Processing scale (0.25: 1920x1080 is matched at 480x270)")
     public var scale: Double

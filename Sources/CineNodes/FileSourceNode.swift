@@ -19,8 +19,8 @@ public struct FileSourceNode: Node {
         """
 
     @Output("Both views of each instant (not produced for mono)") public var stereo: StereoFrame
-    @Output("The left (reference) view, or the whole frame for mono") public var left: Image
-    @Output("The right view") public var right: Image
+    @Output(formats: [.i420], "The left (reference) view, or the whole frame for mono") public var left: Image
+    @Output(formats: [.i420], "The right view") public var right: Image
 
     @Parameter(default: "", "Movie, image, or printf-style numbered image sequence") public var path: String
     @Parameter(default: "", "The right view from a second file (same kind as path)") public var rightPath: String

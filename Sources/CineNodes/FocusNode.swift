@@ -51,7 +51,7 @@ public struct FocusNode: Node {
     @Input("Detections of each frame") public var detections: Detections
     @OptionalInput("Disparity of each frame (fixed focus at a point; where focus rests before any subject)")
     public var disparity: DisparityMap?
-    @OptionalInput("Frames (gray8, I420 or NV12; the luma is used): tracking at a point, scene monitoring")
+    @OptionalInput(formats: [.gray8, .i420, .nv12], "Frames (the luma is used): tracking at a point, scene monitoring")
     public var video: Image?
     @Output("Focus of each frame (after the lookahead), with the scene statuses") public var focus: FocusState
     /// The frame's detections with their focus modes; its label maps to the config name
@@ -106,8 +106,7 @@ public struct FocusNode: Node {
         lastVideo = video
         var frame = detections
         if !salient.isEmpty {
-            let luma = video.flatMap { [.gray8, .i420, .nv12].contains($0.format) ? $0 : nil }
-            frame += salient.update(disparity: disparity, luma: luma)
+            frame += salient.update(disparity: disparity, luma: video)
         }
         let statuses = monitor.update(
             time: ctx.timestamp, SceneMeasurement.measure(luma: video, disparity: disparity))
@@ -236,8 +235,7 @@ public struct FocusNode: Node {
             return "no video input: " + (try fixed(at: p, strong: false, command: command))
         }
         salient.removeAll()
-        let luma = [.gray8, .i420, .nv12].contains(image.format) ? image : nil  // other formats: no edge test
-        guard let found = salient.start(at: p, disparity: map, luma: luma) else {
+        guard let found = salient.start(at: p, disparity: map, luma: image) else {
             guard fallback else {
                 throw NodeCommandError("track: no object at \(p) (background, or no valid disparity); try fixed")
             }

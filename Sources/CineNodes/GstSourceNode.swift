@@ -19,10 +19,10 @@ public struct GstSourceNode: Node {
         is kept and finalised.
         """
 
-    @Output("Frames, I420") public var video: Image
+    @Output(formats: [.i420], "Frames") public var video: Image
     @Output("Both views of each frame (side-by-side or top-bottom layouts)") public var stereo: StereoFrame
-    @Output("The left (reference) view, or the whole frame for mono") public var left: Image
-    @Output("The right view (stereo layouts)") public var right: Image
+    @Output(formats: [.i420], "The left (reference) view, or the whole frame for mono") public var left: Image
+    @Output(formats: [.i420], "The right view (stereo layouts)") public var right: Image
     @Parameter(default: "videotestsrc num-buffers=300", "GStreamer source description") public var description: String
     @Parameter(default: false, "A live source (drop-oldest edges downstream)") public var live: Bool
     @Parameter(default: .mono, "How each frame holds the views") public var layout: StereoLayout

@@ -23,9 +23,9 @@ public struct MatteNode: Node {
         `mono-depth` turns it into disparity for one-lens cameras (docs/mono.md).
         """
 
-    @Input("Frames (I420, NV12, RGBA or gray8)") public var image: Image
-    @Output("Person matte, gray8 at the model's size (255 = person)") public var matte: Image
-    @Output("The matte at the frame's size, upsampled along the frame's edges (made only when connected)")
+    @Input(formats: [.i420, .nv12, .rgba8, .gray8], "Frames") public var image: Image
+    @Output(formats: [.gray8], "Person matte at the model's size (255 = person)") public var matte: Image
+    @Output(formats: [.gray8], "The matte at the frame's size, upsampled along the frame's edges (made only when connected)")
     public var full: Image
     @Parameter(default: "selfie_segmentation_landscape.tflite", "Segmentation model file (a name in .models/ or a path)")
     public var model: String

@@ -18,7 +18,7 @@ public struct MonoDepthNode: Node {
         with those disparities, for `focus`, `bokeh` and `asset` as a stereo graph's would be.
         """
 
-    @Input("Person matte (gray8; usually matte.matte)") public var matte: Image
+    @Input(formats: [.gray8], "Person matte (usually matte.matte)") public var matte: Image
     @Input("Detections (faces and bodies; usually a detector's)") public var detections: Detections
     @Input("The frame, for its size (the reference view)") public var video: Image
     @Output("Disparity in reference pixels, at `width`") public var disparity: DisparityMap
@@ -43,9 +43,6 @@ public struct MonoDepthNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        guard matte.format == .gray8 else {
-            throw ParameterError(nil, "mono-depth takes a gray8 matte (matte.matte), got \(matte.format)")
-        }
         let size = depth.mapSize(referenceWidth: video.width, referenceHeight: video.height)
         disparity = depth.estimate(matte: matte, detections: detections, referenceWidth: video.width,
                                    referenceHeight: video.height,

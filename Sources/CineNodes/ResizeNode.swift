@@ -18,17 +18,14 @@ public struct ResizeNode: Node {
         Disparity maps need no resizing: consumers scale them by their `referenceWidth`.
         """
 
-    @Input("Frames (I420 or gray8)") public var video: Image
-    @Output("The frames at the new size") public var resized: Image
+    @Input(formats: [.i420, .gray8], "Frames") public var video: Image
+    @Output(formatOf: "video", "The frames at the new size") public var resized: Image
     @Parameter(default: 960, range: 16...8192, "Output width (height keeps the aspect ratio)") public var width: Int
     @Parameter(default: FrameSize(width: 0, height: 0), "Output size (overrides width when set)") public var size: FrameSize
 
     public init() {}
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        guard video.format == .i420 || video.format == .gray8 else {
-            throw ParameterError(nil, "resize takes I420 or gray8 frames, got \(video.format)")
-        }
         var w = size.width > 0 ? size.width : width
         var h = size.height > 0 ? size.height : Int((Double(video.height) * Double(w) / Double(video.width)).rounded())
         if video.format == .i420 {

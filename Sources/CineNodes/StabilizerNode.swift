@@ -40,12 +40,12 @@ public struct StabilizerNode: Node {
         frame size is an error naming `lookahead`.
         """
 
-    @Input("Frames to stabilize (I420 or gray8)") public var video: Image
+    @Input(formats: [.i420, .gray8], "Frames to stabilize") public var video: Image
     @OptionalInput("Disparity of each frame, moved with it") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame, moved with it") public var detections: Detections?
     @OptionalInput("Focus of each frame, held with it (unchanged: focus is a depth, not a place)")
     public var focus: FocusState?
-    @Output("Stabilized frames: same size and format, zoomed by 1 / (1 − crop)") public var stabilizedVideo: Image
+    @Output(formatOf: "video", "Stabilized frames: same size, zoomed by 1 / (1 − crop)") public var stabilizedVideo: Image
     @Output("The disparity moved with its frame (own resolution, values in output pixels)")
     public var stabilizedDisparity: DisparityMap
     @Output("The detections moved with their frame (bounds clipped; those cropped away dropped)")
@@ -81,9 +81,6 @@ public struct StabilizerNode: Node {
     public mutating func process(_ ctx: inout NodeContext) throws {
         guard video.width > 0, video.height > 0 else {
             throw StabilizationError.emptyFrame(width: video.width, height: video.height)
-        }
-        guard video.format == .i420 || video.format == .gray8 else {
-            throw StabilizationError.unsupportedFormat(video.format.rawValue, supported: "i420 or gray8")
         }
         let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus)
         if stabilizer == nil {

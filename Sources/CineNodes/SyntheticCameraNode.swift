@@ -22,8 +22,8 @@ public struct SyntheticCameraNode: Node {
         """
 
     @Output("Both views of each instant") public var stereo: StereoFrame
-    @Output("The left (reference) view, I420") public var left: Image
-    @Output("The right view, I420") public var right: Image
+    @Output(formats: [.i420], "The left (reference) view") public var left: Image
+    @Output(formats: [.i420], "The right view") public var right: Image
     @Output("Exact ground-truth disparity of the left view (float32, full resolution)") public var disparity: DisparityMap
     @Output("Ground-truth detections: each subject's face (while it faces the camera; confidence = the share in view) and body") public var detections: Detections
 

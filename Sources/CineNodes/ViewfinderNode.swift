@@ -28,7 +28,7 @@ public struct ViewfinderNode: Node {
         """
     public static let commands = [CommandDescription("url", "The address the viewfinder serves on")]
 
-    @Input("Rendered frames to show (usually bokeh.video; I420, NV12, RGBA or gray)") public var video: Image
+    @Input(formats: [.i420, .nv12, .rgba8, .gray8], "Rendered frames to show (usually bokeh.video)") public var video: Image
     @OptionalInput("Detections with their focus modes (usually focus.detections)") public var detections: Detections?
     @OptionalInput("Focus state (f-number, target, scene statuses)") public var focus: FocusState?
     @OptionalInput("Scene statuses (without it, those of the focus state)") public var scene: SceneStatus?

@@ -22,7 +22,7 @@ public struct VirtualCameraNode: Node {
         module cannot be loaded). See docs/virtual-camera.md.
         """
 
-    @Input("Frames to send (I420, NV12, RGBA or gray)") public var video: Image
+    @Input(formats: [.i420, .nv12, .rgba8, .gray8], "Frames to send") public var video: Image
     @Parameter(default: "/dev/video10", "The v4l2loopback device") public var device: String
     @Parameter(default: FrameSize(width: 1280, height: 720), "Frame size the call app sees") public var size: FrameSize
     @Parameter(default: "YUY2", "Pixel format on the device: YUY2 or I420") public var format: String

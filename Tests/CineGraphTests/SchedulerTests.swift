@@ -223,6 +223,36 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(summary.nodes.allSatisfy { $0.finished })
     }
 
+    @Test func anUndeclaredProducersImagesAreCheckedBeforeTheNodeSeesThem() throws {
+        // Declared nothing, so the load cannot know: the first rgba8 packet stops the node,
+        // named with its frame, before `process` runs on it.
+        let (summary, events) = try run("""
+            nodes:
+              src: { kind: loose-frames, format: rgba8 }
+              lift: { kind: brighten, video: src }
+              out: { kind: luma-sink, video: lift }
+            """)
+        let failure = try #require(summary.failures.first)
+        #expect(failure.description == "node 'out' (luma-sink) failed at frame 0 (t=0.000s): input 'video' takes gray8 or i420 images, got rgba8",
+                "\(failure)")
+        #expect(events.all.filter { $0.name == "format" }.isEmpty)
+        // The formats it takes pass through untouched.
+        let (ok, okEvents) = try run("""
+            nodes:
+              src: { kind: loose-frames, format: gray8 }
+              out: { kind: luma-sink, video: src }
+            """)
+        #expect(ok.failures.isEmpty)
+        #expect(okEvents.all.filter { $0.name == "format" }.map { $0.fields["f"] } == ["gray8", "gray8", "gray8"])
+    }
+
+    @Test func theHarnessHoldsANodeToItsDeclaredFormats() throws {
+        var h = try NodeHarness(LumaSink.self)
+        _ = try h.process(["video": Image(width: 2, height: 2, format: .gray8)])
+        #expect(throws: ImageFormatError.self) { _ = try h.process(["video": Image(width: 2, height: 2, format: .float32)]) }
+        #expect(h.events.count == 1)
+    }
+
     @Test func controlMessagesParseFromText() {
         #expect(ControlMessage.parse("bokeh.aperture=2.8")! == ("bokeh", .set(parameter: "aperture", value: "2.8")))
         #expect(ControlMessage.parse("bokeh.aperture?")! == ("bokeh", .get(parameter: "aperture")))

@@ -176,6 +176,10 @@ func testRegistry() -> NodeRegistry {
     r.register(Heavy.self)
     r.register(TwoCounts.self)
     r.register(Negate.self)
+    r.register(Frames.self)
+    r.register(LooseFrames.self)
+    r.register(Brighten.self)
+    r.register(LumaSink.self)
     return r
 }
 
@@ -220,4 +224,55 @@ final class Events: Sendable {
     func finishedCount(_ node: String) -> Int? {
         all.first { $0.node == node && $0.name == "finished" }.flatMap { Int($0.fields["count"]!) }
     }
+}
+
+/// Three small 4×2 images in a pixel format named by text, at t = 0, 1, 2 ms.
+struct ThreeImages {
+    var i = 0
+    mutating func next(_ format: String, _ ctx: inout NodeContext) -> Image? {
+        guard i < 3 else {
+            ctx.endOfStream()
+            return nil
+        }
+        ctx.timestamp = Timestamp(nanoseconds: Int64(i) * 1_000_000)
+        i += 1
+        return Image(width: 4, height: 2, format: PixelFormat(rawValue: format) ?? .i420)
+    }
+}
+
+/// Images in `format`, declared as i420 or rgba8.
+struct Frames: Node {
+    static let kind = "frames"
+    static let summary = "Makes images."
+    @Output(formats: [.i420, .rgba8], "Images in `format`") var video: Image
+    @Parameter(default: "i420", "i420 or rgba8") var format: String
+    var images = ThreeImages()
+    mutating func process(_ ctx: inout NodeContext) throws { if let v = images.next(format, &ctx) { video = v } }
+}
+
+/// Like `frames`, but declares nothing about its formats (a plugin written before formats).
+struct LooseFrames: Node {
+    static let kind = "loose-frames"
+    static let summary = "Makes images, formats undeclared."
+    @Output("Images in `format`") var video: Image
+    @Parameter(default: "i420", "any pixel format") var format: String
+    var images = ThreeImages()
+    mutating func process(_ ctx: inout NodeContext) throws { if let v = images.next(format, &ctx) { video = v } }
+}
+
+/// Passes images on in their own format.
+struct Brighten: Node {
+    static let kind = "brighten"
+    static let summary = "Keeps the format."
+    @Input("Images") var video: Image
+    @Output(formatOf: "video", "The same images") var brightened: Image
+    mutating func process(_ ctx: inout NodeContext) throws { brightened = video }
+}
+
+/// Takes only luma formats; posts each image's format.
+struct LumaSink: Node {
+    static let kind = "luma-sink"
+    static let summary = "Takes gray8 or I420."
+    @Input(formats: [.gray8, .i420], "Images") var video: Image
+    mutating func process(_ ctx: inout NodeContext) throws { ctx.post("format", ["f": video.format.rawValue]) }
 }

@@ -117,6 +117,26 @@ func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
         #expect(e[0].location.line == 3)
     }
 
+    @Test func imageFormatsAreCheckedAtLoadThroughFiltersThatKeepTheirInputsFormat() throws {
+        // `frames` may give rgba8; `brighten` keeps it; `luma-sink` takes gray8 or i420 only.
+        let text = """
+            nodes:
+              src: { kind: frames }
+              lift: { kind: brighten, video: src }
+              out: { kind: luma-sink, video: lift }
+            """
+        let e = errors(text)
+        #expect(e.count == 1, "\(e)")
+        #expect(e.first?.description.contains("input 'video' takes gray8 or i420 images but lift.brightened gives i420 or rgba8") == true,
+                "\(e)")
+        #expect(e.first?.key == "nodes.out.video")
+        #expect(e.first?.location.line == 4 && e.first?.location.column == column(of: "lift }", line: 4, in: text))
+        // The declarations reach the reference.
+        let d = try #require(testRegistry().description(of: "luma-sink"))
+        #expect(d.inputs[0].typeText == "Image (gray8, i420)")
+        #expect(testRegistry().description(of: "brighten")?.outputs[0].typeText == "Image (as `video`)")
+    }
+
     @Test func aBareNodeNameTakesTheOutputNamedLikeTheInputElseAsksForOne() throws {
         let g = try Graph.parse("""
             nodes:

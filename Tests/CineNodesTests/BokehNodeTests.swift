@@ -62,7 +62,30 @@ import Testing
         let b = try #require(try drawn.process(["image": image, "disparity": small, "focus": state, "matte": matte])["video"] as? Image)
         #expect(pixelBytes(a) != pixelBytes(b))
         let rgba = Image(width: 40, height: 22, format: .rgba8)
-        #expect(throws: (any Error).self) { try drawn.process(["image": image, "disparity": small, "matte": rgba]) }
+        #expect(throws: ImageFormatError(input: "matte", got: .rgba8, takes: [.gray8])) {
+            try drawn.process(["image": image, "disparity": small, "matte": rgba])
+        }
+    }
+
+    @Test func aMatteOfTheWrongFormatIsRefusedWhenTheGraphLoads() {
+        // A view is not a matte: the built-in kinds declare their formats, so this fails at load,
+        // at the connection, before any camera opens.
+        let text = """
+            nodes:
+              camera: { kind: synthetic, size: 320x180, duration: 1s }
+              bokeh: { kind: bokeh, image: camera.left, disparity: camera.disparity, matte: camera.right }
+              out: { kind: frames, video: bokeh, path: /tmp/never/%05d.png }
+            """
+        do {
+            _ = try Graph.parse(text, file: "m.conf", registry: .standard())
+            Issue.record("loaded")
+        } catch let e as ConfigErrors {
+            #expect(e.errors.count == 1, "\(e)")
+            #expect(e.errors.first?.description.contains("m.conf:3:") == true, "\(e)")
+            #expect(e.errors.first?.description.contains("input 'matte' takes gray8 images but camera.right gives i420") == true, "\(e)")
+        } catch {
+            Issue.record("\(error)")
+        }
     }
 
     @Test func outOfRangeApertureIsRejectedAtLoad() {

@@ -7,8 +7,8 @@ struct TimecodeNode: Node {
     static let kind = "timecode"
     static let summary = "Burns the frame's timecode into the picture."
 
-    @Input("Frames (I420 or gray)") var video: Image
-    @Output("Frames with the timecode") var out: Image
+    @Input(formats: [.i420, .gray8], "Frames") var video: Image
+    @Output(formatOf: "video", "Frames with the timecode") var out: Image
     @Parameter(default: 4, range: 1...32, "Size of one font pixel in image pixels") var scale: Int
     @Parameter(default: 30, range: 1...240, "Frames per second for the frame count") var fps: Double
 
