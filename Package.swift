@@ -40,12 +40,12 @@ let package = Package(
             name: "CineNodes",
             dependencies: ["CineMedia", "CineInference", "CineVision", "CineGraph", "CineGStreamer"],
             swiftSettings: strict),
-        // The web viewfinder's server (Hummingbird): only what links it pays for it; CineNodes
-        // declares the `viewfinder` node and finds this server when it is installed.
+        // The web viewfinder (Hummingbird): kind `viewfinder` and its server; only what links it
+        // pays for it, and registers the kind with `registry.registerViewfinder()`.
         .target(
             name: "CineViewfinder",
             dependencies: [
-                "CineNodes", "CineGraph", "CineMedia",
+                "CineGraph", "CineMedia",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
         .testTarget(
-            name: "CineNodesTests", dependencies: ["CineNodes", "CineGraph", "CineVision", "CineGStreamer"],
+            name: "CineNodesTests", dependencies: ["CineNodes", "CineViewfinder", "CineGraph", "CineVision", "CineGStreamer"],
             swiftSettings: strict),
         .testTarget(
             name: "CineViewfinderTests",

@@ -58,13 +58,13 @@ func runLatencyBench() throws {
     print("\nlatency — graphs/cinematic.conf at 2×\(size), 30 fps, one viewer, \(Int(seconds)) s: capture → WebSocket send")
     let latencies = Mutex<[Double]>([])
     let measuring = Atomic<Bool>(false)
-    ViewfinderServer.install { frame, sent in
+    let registry = NodeRegistry.standard()
+    registry.registerViewfinder { frame, sent in
         guard measuring.load(ordering: .relaxed),
             let captured = captureInstants.withLock({ $0.removeValue(forKey: frame.timestamp.nanoseconds) })
         else { return }
         latencies.withLock { $0.append(Double(Int64(sent) - Int64(captured)) / 1e6) }
     }
-    let registry = NodeRegistry.standard()
     registry.register(CaptureTimedCamera.self)
     let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("cinegraph-bench-latency-\(getpid())").path
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)

@@ -6,6 +6,7 @@ import CineGStreamer
 import CineGraph
 import CineMedia
 import CineNodes
+import CineViewfinder
 import CineVision
 import Dispatch
 import Foundation
@@ -80,6 +81,7 @@ func runMonoBench() throws {
 /// each frame's capture instant, and a probe beside the virtual camera.
 private func runVirtualCameraLatency(seconds: Double) throws {
     let registry = NodeRegistry.standard()
+    registry.registerViewfinder()
     registry.register(CaptureTimedCamera.self)
     registry.register(LatencyProbe.self)
     let text = try String(contentsOfFile: "graphs/virtual-webcam.conf", encoding: .utf8)

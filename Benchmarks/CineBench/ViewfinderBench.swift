@@ -156,11 +156,11 @@ func runViewfinderBench() throws {
     // 2. A recording graph (720p30 camera → x264 movie, and the viewfinder) without, then with
     // a viewer pulling frames as fast as it can.
     let latencies = Mutex<[Double]>([])
-    ViewfinderServer.install { frame, sent in
+    let registry = NodeRegistry.standard()
+    registry.registerViewfinder { frame, sent in
         let ms = Double(Int64(sent) - frame.timestamp.nanoseconds) / 1e6
         latencies.withLock { $0.append(ms) }
     }
-    let registry = NodeRegistry.standard()
     registry.register(UptimeCamera.self)
     let tmp = FileManager.default.temporaryDirectory.path
     let graph = try Graph.parse(

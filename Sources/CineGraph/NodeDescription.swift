@@ -51,8 +51,9 @@ public struct NodeDescription: Sendable {
     public var adaptations: [NodeAdaptation]
     let make: @Sendable () -> any Node
 
-    /// Reads the declaration of `type` from a default instance.
-    public init<N: Node>(_ type: N.Type) {
+    /// Reads the declaration of `type` from a default instance; `make` creates the instances
+    /// that run (by default `N()`).
+    public init<N: Node>(_ type: N.Type, make: (@Sendable () -> any Node)? = nil) {
         let slots = NodeSlots(of: N())
         kind = N.kind
         summary = N.summary
@@ -78,7 +79,7 @@ public struct NodeDescription: Sendable {
             ParameterDescription(name: $0.name, typeName: $0.typeName, defaultText: $0.defaultText,
                                  rangeText: $0.rangeText, choices: $0.choices, doc: $0.doc)
         }
-        make = { N() }
+        self.make = make ?? { N() }
     }
 
     /// Whether the kind has no inputs (it produces packets on its own).

@@ -15,6 +15,18 @@ public final class NodeRegistry: Sendable {
         table.withLock { $0[d.kind] = d }
     }
 
+    /// Registers a node kind whose every instance is set up by `configure` after `init()`: how a
+    /// kind receives what the program gives it (a server's observer, the frame callbacks), with
+    /// no process-wide table. Parameters still come from the graph.
+    public func register<N: Node>(_ type: N.Type, configure: @escaping @Sendable (inout N) -> Void) {
+        let d = NodeDescription(type, make: {
+            var node = N()
+            configure(&node)
+            return node
+        })
+        table.withLock { $0[d.kind] = d }
+    }
+
     /// The description of `kind`, if registered.
     public func description(of kind: String) -> NodeDescription? { table.withLock { $0[kind] } }
 

@@ -2,15 +2,18 @@
 import CineGraph
 
 extension NodeRegistry {
-    /// A registry holding every built-in kind: what `cinegraph` uses, and what embedders start from.
-    public static func standard() -> NodeRegistry {
+    /// A registry holding every built-in kind of this module: what embedders start from (the web
+    /// viewfinder's kind is CineViewfinder's: `registerViewfinder()`).
+    /// - Parameter frameCallbacks: the functions `frames` nodes may hand frames to, by the name a
+    ///   config gives in `callback:`.
+    public static func standard(frameCallbacks: [String: FramesSinkNode.Callback] = [:]) -> NodeRegistry {
         let r = NodeRegistry()
-        r.registerBuiltins()
+        r.registerBuiltins(frameCallbacks: frameCallbacks)
         return r
     }
 
-    /// Registers the built-in kinds (sources, filters, sinks).
-    public func registerBuiltins() {
+    /// Registers the built-in kinds (sources, filters, sinks); `frameCallbacks` as for ``standard(frameCallbacks:)``.
+    public func registerBuiltins(frameCallbacks: [String: FramesSinkNode.Callback] = [:]) {
         register(SyntheticCameraNode.self)
         register(CameraNode.self)
         register(FileSourceNode.self)
@@ -22,7 +25,7 @@ extension NodeRegistry {
         register(MovieSinkNode.self)
         register(SideBySideNode.self)
         register(PreviewSinkNode.self)
-        register(FramesSinkNode.self)
+        register(FramesSinkNode.self) { $0.callbacks = frameCallbacks }
         register(AssetSinkNode.self)
         register(MetadataSinkNode.self)
         register(AssetSourceNode.self)
@@ -32,7 +35,6 @@ extension NodeRegistry {
         register(StillSinkNode.self)
         register(FocusNode.self)
         register(DelayNode.self)
-        register(ViewfinderNode.self)  // serves only where CineViewfinder is installed
         register(RefocusNode.self)
         register(ResizeNode.self)
         register(StabilizerNode.self)

@@ -15,18 +15,25 @@ public struct FramesSinkNode: Node {
         or `.jpg`); missing folders are created. `description` is what follows \
         `appsrc ! videoconvert !`, for example \
         `x264enc tune=zerolatency ! rtph264pay ! udpsink host=127.0.0.1 port=5000`. `callback` \
-        names a function the embedding program registered with `FrameCallbacks.register`.
+        names a function the embedding program gave its registry \
+        (`NodeRegistry.standard(frameCallbacks: ["name": { image, time in … }])`).
         """
 
     @Input("Frames") public var video: Image
     @Parameter(default: "", "Numbered file pattern, e.g. out/frames/%05d.png") public var path: String
     @Parameter(default: "", "GStreamer description after appsrc ! videoconvert !") public var description: String
-    @Parameter(default: "", "Name of a callback registered with FrameCallbacks") public var callback: String
+    @Parameter(default: "", "Name of a callback the program registered (frameCallbacks:)") public var callback: String
     @Parameter(default: 30, range: 1...240, "Frame rate announced in the caps") public var fps: Double
     @Parameter(default: 90, range: 1...100, "JPEG quality") public var quality: Int
 
+    /// A function receiving each frame and its timestamp, on the sink's thread, one frame at a
+    /// time: a slow callback slows the sink (and, downstream of a live camera, makes its input
+    /// edge drop frames, counted in the summary).
+    public typealias Callback = @Sendable (Image, Timestamp) -> Void
+    /// The callbacks the program gave at registration, by name.
+    var callbacks: [String: Callback] = [:]
+
     private var sink: VideoSinkPipeline?
-    private var target: FrameCallbacks.Callback?
     private var written = 0
 
     public init() {}
@@ -43,23 +50,22 @@ public struct FramesSinkNode: Node {
         }
     }
 
+    /// The named callback must be one this program registered (a config that names one still
+    /// validates anywhere).
     public func preflight() throws {
-        if !callback.isEmpty && FrameCallbacks.callback(named: callback) == nil {
-            let names = FrameCallbacks.names
+        if !callback.isEmpty && callbacks[callback] == nil {
+            let names = callbacks.keys.sorted()
             throw ParameterError("callback", "no callback registered as '\(callback)'",
-                                 hint: names.isEmpty ? "register one with FrameCallbacks.register" : "registered: \(names.joined(separator: ", "))")
+                                 hint: names.isEmpty ? "give the registry one: NodeRegistry.standard(frameCallbacks: [\"\(callback)\": …])"
+                                    : "registered: \(names.joined(separator: ", "))")
         }
     }
 
+    public mutating func start(_ ctx: inout NodeContext) throws { try preflight() }
+
     public mutating func process(_ ctx: inout NodeContext) throws {
         if !callback.isEmpty {
-            if target == nil {
-                guard let c = FrameCallbacks.callback(named: callback) else {
-                    throw ParameterError("callback", "no callback registered as '\(callback)'")
-                }
-                target = c
-            }
-            target!(video, ctx.timestamp)
+            callbacks[callback]?(video, ctx.timestamp)  // there: start checked
             written += 1
             return
         }

@@ -2,7 +2,6 @@
 // node commands and parameters — checked field by field before anything reaches the graph.
 import CineGraph
 import CineMedia
-import CineNodes
 import Dispatch
 import Foundation
 import Hummingbird

@@ -2,7 +2,6 @@
 // focus state, the scene statuses — as the video stream's frame header and the event stream's
 // `metadata` message.
 import CineMedia
-import CineNodes
 import Foundation
 
 /// One frame's metadata as sent to viewers (see docs/control.md).

@@ -1,6 +1,5 @@
 // FrameSlot: the newest frame, kept for viewers — the graph's thread drops a frame in and
 // returns at once; viewers wait (asynchronously) for one newer than the last they got.
-import CineNodes
 import Synchronization
 
 /// Holds the newest frame and wakes the viewers waiting for it.

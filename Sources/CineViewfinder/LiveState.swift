@@ -2,7 +2,6 @@
 // scene statuses — and the rates derived from the runner's counters.
 import CineGraph
 import CineMedia
-import CineNodes
 import Dispatch
 import Synchronization
 

@@ -2,7 +2,6 @@
 // API, the video and event WebSockets — fed by the `viewfinder` node through FrameSlot.
 import CineGraph
 import CineMedia
-import CineNodes
 import Dispatch
 import Foundation
 import Hummingbird
@@ -14,15 +13,16 @@ import Synchronization
 /// The web viewfinder: serves the page, the JSON control API and the WebSocket streams for one
 /// `viewfinder` node.
 ///
-/// Install it once per process, before graphs are loaded, so that `viewfinder` nodes can run:
+/// A `viewfinder` node starts one; register the kind before graphs load:
 /// ```swift
-/// ViewfinderServer.install()
-/// let graph = try Graph.load(contentsOf: "graphs/viewfinder.conf", registry: .standard())
+/// let registry = NodeRegistry.standard()
+/// registry.registerViewfinder()
+/// let graph = try Graph.load(contentsOf: "graphs/viewfinder.conf", registry: registry)
 /// ```
 /// Frames reach it on the graph's thread through ``present(_:)``, which only keeps the newest;
 /// a viewer's connection encodes it (on the server's own encoding queue) when the viewer is
 /// ready for the next one. With no viewer, no frame is ever encoded.
-public final class ViewfinderServer: ViewfinderService {
+public final class ViewfinderServer: Sendable {
     /// What the server was configured with.
     public let settings: ViewfinderSettings
     /// The address viewers open (with the actual port when `port` was 0).
@@ -75,12 +75,6 @@ public final class ViewfinderServer: ViewfinderService {
     private let done = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
     private let address = Mutex("")
-
-    /// Installs this server as the implementation of `viewfinder` nodes in this process.
-    /// - Parameter onFrameSent: called after each video frame is sent (benchmarks).
-    public static func install(onFrameSent: SendObserver? = nil) {
-        ViewfinderServices.install { settings in try ViewfinderServer(settings: settings, onFrameSent: onFrameSent) }
-    }
 
     /// Starts serving; returns once the socket is bound (or throws why it could not be).
     public init(settings: ViewfinderSettings, onFrameSent: SendObserver? = nil) throws {

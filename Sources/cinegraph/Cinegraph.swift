@@ -1,6 +1,5 @@
 // The `cinegraph` command-line tool: run, validate and inspect graphs.
 import ArgumentParser
-import CineViewfinder
 import Logging
 
 @main
@@ -12,12 +11,6 @@ struct Cinegraph: ParsableCommand {
         version: "0.1.0",
         subcommands: [DemoCommand.self, RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, MatteCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self, EditCommand.self, ExportCommand.self, StabilizeCommand.self,
                       ControlCommand.self])
-
-    /// Installs the web viewfinder's server (kind `viewfinder`) before any graph loads, then runs.
-    static func main() {
-        ViewfinderServer.install()
-        main(nil)
-    }
 }
 
 /// Options shared by the subcommands.

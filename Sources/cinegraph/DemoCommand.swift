@@ -6,6 +6,7 @@ import CineGStreamer
 import CineGraph
 import CineMedia
 import CineNodes
+import CineViewfinder
 import CineVision
 import Foundation
 
@@ -100,7 +101,7 @@ struct DemoCommand: ParsableCommand {
 
     /// The frames the camera will deliver with `settings`, for the progress bar.
     private func expectedFrames(_ settings: [String]) throws -> Int? {
-        let graph = try Graph.parse(DefaultGraphs.demo, file: "<built-in demo>", registry: .standard(), overrides: settings)
+        let graph = try Graph.parse(DefaultGraphs.demo, file: "<built-in demo>", registry: NodeRegistry.standard().withViewfinder(), overrides: settings)
         guard let camera = graph.node(named: "camera"), let fps = camera.parameterTexts["fps"].flatMap(Double.init),
               let d = camera.parameterTexts["duration"] else { return nil }
         return Int((fps * (try Duration(config: .text(d)).seconds)).rounded())

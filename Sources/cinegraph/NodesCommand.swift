@@ -2,6 +2,7 @@
 import ArgumentParser
 import CineGraph
 import CineNodes
+import CineViewfinder
 
 struct NodesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,7 @@ struct NodesCommand: ParsableCommand {
     @Option(help: "Load plugin libraries first (repeatable).") var plugin: [String] = []
 
     func run() throws {
-        let registry = NodeRegistry.standard()
+        let registry = NodeRegistry.standard().withViewfinder()
         for p in plugin { try PluginLoader.load(library: p, into: registry) }
         if let kind {
             guard let d = registry.description(of: kind) else {

@@ -3,6 +3,7 @@ import ArgumentParser
 import CineGraph
 import CineMedia
 import CineNodes
+import CineViewfinder
 import Foundation
 import Logging
 
@@ -43,7 +44,7 @@ struct RunCommand: ParsableCommand {
         } else {
             limit = nil
         }
-        let registry = NodeRegistry.standard()
+        let registry = NodeRegistry.standard().withViewfinder()
         let g: Graph
         do {
             g = try Graph.load(contentsOf: graph, registry: registry, overrides: overrides, preflight: true)

@@ -3,6 +3,7 @@
 import ArgumentParser
 import CineGraph
 import CineNodes
+import CineViewfinder
 import Foundation
 import Logging
 
@@ -29,7 +30,7 @@ enum ToolGraph {
                     progress: (node: String, total: Int)?) throws -> ToolRun {
         let graph: Graph
         do {
-            graph = try Graph.parse(config, file: "<\(name)>", registry: .standard(), overrides: overrides, preflight: true)
+            graph = try Graph.parse(config, file: "<\(name)>", registry: NodeRegistry.standard().withViewfinder(), overrides: overrides, preflight: true)
         } catch {
             printError("\(error)")
             throw ExitCode(1)

@@ -2,6 +2,7 @@
 import ArgumentParser
 import CineGraph
 import CineNodes
+import CineViewfinder
 import Foundation
 
 struct ValidateCommand: ParsableCommand {
@@ -16,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
         var failed = 0
         for path in graphs {
             do {
-                let g = try Graph.load(contentsOf: path, registry: .standard(), overrides: overrides, preflight: preflight)
+                let g = try Graph.load(contentsOf: path, registry: NodeRegistry.standard().withViewfinder(), overrides: overrides, preflight: preflight)
                 print("ok: \(path) (\(g.nodes.count) nodes: \(g.nodes.map(\.name).joined(separator: ", ")))")
             } catch {
                 failed += 1

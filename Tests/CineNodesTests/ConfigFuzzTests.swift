@@ -6,6 +6,7 @@
 // `CINEGRAPH_FUZZ_CASES=1000000 CINEGRAPH_FUZZ_SEED=7 swift test --filter ConfigFuzz` for longer runs.
 import CineGraph
 import CineNodes
+import CineViewfinder
 import Foundation
 import Testing
 
@@ -106,7 +107,7 @@ struct ConfigMutator {
         let started = DispatchTime.now().uptimeNanoseconds
         accepted = false
         do {
-            _ = try Graph.parse(text, file: file, registry: .standard())
+            _ = try Graph.parse(text, file: file, registry: NodeRegistry.standard().withViewfinder())
             accepted = true
         } catch let errors as ConfigErrors {
             if errors.errors.isEmpty { return "an empty error list" }
@@ -175,7 +176,7 @@ struct ConfigMutator {
             let override = random.pick(["\(target).\(key)=\(random.pick(ConfigMutator.values))", "\(target)", "=",
                                         "\(target).\(key)", "\(target).\(key)==x"])
             do {
-                _ = try Graph.parse(text, file: "o.conf", registry: .standard(), overrides: [override])
+                _ = try Graph.parse(text, file: "o.conf", registry: NodeRegistry.standard().withViewfinder(), overrides: [override])
             } catch let errors as ConfigErrors {
                 #expect(errors.errors.allSatisfy { !$0.message.isEmpty }, "case \(n): \(override)")
             } catch {

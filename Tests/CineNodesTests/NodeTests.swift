@@ -3,6 +3,7 @@ import CineGStreamer
 import CineGraph
 import CineMedia
 import CineNodes
+import CineViewfinder
 import CineVision
 import Foundation
 import Testing
@@ -202,7 +203,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
 @Suite struct DocsAndGraphsTests {
     @Test func nodeReferenceIsCurrent() throws {
         let file = try String(contentsOf: repoRoot.appendingPathComponent("docs/nodes.md"), encoding: .utf8)
-        #expect(file == NodeReference.markdown(.standard()), "docs/nodes.md is stale: run `make docs`")
+        #expect(file == NodeReference.markdown(NodeRegistry.standard().withViewfinder()), "docs/nodes.md is stale: run `make docs`")
     }
 
     @Test func builtInDemoIsGraphsDemoConf() throws {
@@ -214,11 +215,11 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         let folder = repoRoot.appendingPathComponent("graphs")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".conf") }
         #expect(files.count >= 3)
-        for f in files { _ = try Graph.load(contentsOf: folder.appendingPathComponent(f).path, registry: .standard()) }
+        for f in files { _ = try Graph.load(contentsOf: folder.appendingPathComponent(f).path, registry: NodeRegistry.standard().withViewfinder()) }
     }
 
     @Test func everyNodeKindIsDocumented() {
-        for d in NodeRegistry.standard().descriptions {
+        for d in NodeRegistry.standard().withViewfinder().descriptions {
             #expect(!d.summary.isEmpty)
             for p in d.parameters { #expect(!p.doc.isEmpty, "\(d.kind).\(p.name) has no doc") }
             for p in d.inputs + d.outputs { #expect(!p.doc.isEmpty, "\(d.kind).\(p.name) has no doc") }

@@ -52,17 +52,27 @@ func decodeFirstFrame(_ path: String) throws -> Image {
 
     @Test func framesSinkCallsTheRegisteredCallbackFromAGraph() throws {
         let seen = Mutex<[Int64]>([])
-        FrameCallbacks.register("test-callback") { image, t in
-            if image.width == 128 { seen.withLock { $0.append(t.nanoseconds) } }
-        }
-        defer { FrameCallbacks.remove("test-callback") }
-        let graph = try Graph.parse("""
+        let registry = NodeRegistry.standard(frameCallbacks: [
+            "test-callback": { image, t in if image.width == 128 { seen.withLock { $0.append(t.nanoseconds) } } },
+        ])
+        let text = """
             nodes:
               camera: { kind: synthetic, size: 128x96, live: false, duration: 1s, fps: 10 }
               out: { kind: frames, video: camera.left, callback: test-callback }
-            """, registry: .standard(), preflight: true)
+            """
+        let graph = try Graph.parse(text, registry: registry, preflight: true)
         try GraphRunner(graph: graph).run()
         #expect(seen.withLock { $0 } == (0..<10).map { Timestamp(frame: $0, fps: 10).nanoseconds })
+        // Callbacks belong to the registry they were given to, not to the process: another
+        // registry validates the config (anywhere) but will not run it, naming the callback.
+        _ = try Graph.parse(text, registry: .standard())
+        do {
+            _ = try Graph.parse(text, file: "cb.conf", registry: .standard(), preflight: true)
+            Issue.record("ran without its callback")
+        } catch let e as ConfigErrors {
+            #expect(e.errors.count == 1 && e.errors[0].key == "nodes.out.callback", "\(e)")
+            #expect(e.errors[0].description.contains("no callback registered as 'test-callback'"), "\(e)")
+        }
     }
 
     @Test func framesSinkRejectsAmbiguousOrUnknownTargets() throws {
@@ -70,8 +80,9 @@ func decodeFirstFrame(_ path: String) throws -> Image {
         #expect(throws: ParameterError.self) {
             try NodeHarness(FramesSinkNode.self, parameters: ["path": "a/%d.png", "callback": "x"])
         }
-        let h = try NodeHarness(FramesSinkNode.self, parameters: ["callback": "nobody-registered-this"])
+        var h = try NodeHarness(FramesSinkNode.self, parameters: ["callback": "nobody-registered-this"])
         #expect(throws: ParameterError.self) { try h.instance.preflight() }
+        #expect(throws: ParameterError.self) { try h.start() }
     }
 
     @Test func previewWithoutADisplaySaysSoOnceAndGoesOn() throws {

@@ -95,7 +95,7 @@ struct SceneSwitchNode: Node {
 
     @Test func thePageShowsFramesAndItsGesturesDriveFocus() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cg-vf-browser-\(UUID().uuidString)")
-        let registry = NodeRegistry.standard()
+        let registry = NodeRegistry.standard().withViewfinder()
         registry.register(SceneSwitchNode.self)
         var yaml = RunningGraph.standardYAML(
             stillFolder: folder.path,

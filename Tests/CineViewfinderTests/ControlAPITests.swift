@@ -176,13 +176,13 @@ import Testing
               view: { kind: viewfinder, video: camera.left, address: 0.0.0.0 }
             """
         #expect {
-            try Graph.parse(yaml, registry: .standard())
+            try Graph.parse(yaml, registry: NodeRegistry.standard().withViewfinder())
         } throws: { error in
             "\(error)".contains("token") && "\(error)".contains("0.0.0.0")
         }
         let short = yaml.replacingOccurrences(of: "0.0.0.0 }", with: "0.0.0.0, token: abc }")
-        #expect(throws: (any Error).self) { try Graph.parse(short, registry: .standard()) }
+        #expect(throws: (any Error).self) { try Graph.parse(short, registry: NodeRegistry.standard().withViewfinder()) }
         let good = yaml.replacingOccurrences(of: "0.0.0.0 }", with: "0.0.0.0, token: abcdefghijklmnopq }")
-        _ = try Graph.parse(good, registry: .standard())
+        _ = try Graph.parse(good, registry: NodeRegistry.standard().withViewfinder())
     }
 }

@@ -28,7 +28,7 @@ import Testing
               asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: focus.detections,
                        focus: focus.focus, path: "\(asset)", fps: 15 }
             """
-        let summary = try GraphRunner(graph: try Graph.parse(yaml, registry: .standard())).run()
+        let summary = try GraphRunner(graph: try Graph.parse(yaml, registry: NodeRegistry.standard().withViewfinder())).run()
         guard summary.failures.isEmpty else { throw TestFailure("recording failed: \(summary.failures)") }
         return (folder, asset)
     }

@@ -99,8 +99,7 @@ final class RunningGraph: Sendable {
 
     /// Starts the graph and waits (without blocking a thread: the server needs the cooperative
     /// pool to start) until the viewfinder reports its URL.
-    static func start(yaml: String, registry: NodeRegistry = .standard()) async throws -> RunningGraph {
-        ViewfinderServer.install()
+    static func start(yaml: String, registry: NodeRegistry = NodeRegistry.standard().withViewfinder()) async throws -> RunningGraph {
         let graph = try Graph.parse(yaml, registry: registry, preflight: true)
         let runner = GraphRunner(graph: graph)
         let found = Mutex<String?>(nil)
@@ -121,7 +120,7 @@ final class RunningGraph: Sendable {
 
     /// Runs `body` with the graph running, then stops it, whether `body` succeeds or throws.
     static func with<T>(
-        yaml: String, registry: NodeRegistry = .standard(), _ body: (RunningGraph) async throws -> T
+        yaml: String, registry: NodeRegistry = NodeRegistry.standard().withViewfinder(), _ body: (RunningGraph) async throws -> T
     ) async throws -> T {
         let graph = try await start(yaml: yaml, registry: registry)
         do {

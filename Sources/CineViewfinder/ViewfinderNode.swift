@@ -1,6 +1,7 @@
 // ViewfinderNode: kind `viewfinder` — the web viewfinder's place in a graph. It declares the
-// ports and parameters and hands each frame to the installed ViewfinderService (CineViewfinder's
-// Hummingbird server); the node itself does no encoding and never waits for a viewer.
+// ports and parameters and hands each frame to its ViewfinderServer; the node itself does no
+// encoding and never waits for a viewer. Registered by this module (`registerViewfinder()`),
+// so a program that does not link the server does not have the kind.
 import CineGraph
 import CineMedia
 
@@ -23,8 +24,8 @@ public struct ViewfinderNode: Node {
         other address needs a `token`, which every request must then carry (`Authorization: \
         Bearer TOKEN`, or `?token=TOKEN` in the page's address). `port: 0` picks a free port; the \
         node logs the address and posts it as the event `viewfinder-ready` (field `url`). The \
-        server lives in the CineViewfinder module; a program that does not link it (and call \
-        `ViewfinderServer.install()`) cannot run this node.
+        kind lives in the CineViewfinder module: a program that embeds cinegraph has it once it \
+        calls `registry.registerViewfinder()` (the `cinegraph` tool does).
         """
     public static let commands = [CommandDescription("url", "The address the viewfinder serves on")]
 
@@ -50,8 +51,10 @@ public struct ViewfinderNode: Node {
     @Parameter(default: 16, range: 0.5...64, "Largest f-number the aperture slider offers") public var maxAperture:
         Double
 
-    private var service: (any ViewfinderService)?
+    private var service: ViewfinderServer?
     private var received = 0
+    /// Told of each frame a viewer is sent (set at registration; benchmarks measure with it).
+    var onFrameSent: ViewfinderServer.SendObserver?
 
     public init() {}
 
@@ -75,22 +78,12 @@ public struct ViewfinderNode: Node {
         }
     }
 
-    public func preflight() throws {
-        if ViewfinderServices.installed == nil {
-            throw ParameterError(
-                nil, "this program has no web viewfinder server",
-                hint: "link the CineViewfinder library and call ViewfinderServer.install() before loading the graph")
-        }
-    }
-
     public mutating func start(_ ctx: inout NodeContext) throws {
-        try preflight()
-        guard let make = ViewfinderServices.installed else { return }
         let range = Self.apertureRange(graph: ctx.graph, focusNode: focusNode, min: minAperture, max: maxAperture)
         let settings = ViewfinderSettings(
             nodeName: ctx.nodeName, address: address, port: port, token: token, width: width, quality: quality,
             maxFPS: maxFps, maxViewers: maxViewers, focusNode: focusNode, apertureRange: range, graph: ctx.graph)
-        let s = try make(settings)
+        let s = try ViewfinderServer(settings: settings, onFrameSent: onFrameSent)
         service = s
         ctx.logger.notice("viewfinder: open \(s.url)")
         ctx.post("viewfinder-ready", ["url": s.url])
@@ -131,5 +124,21 @@ public struct ViewfinderNode: Node {
             throw NodeCommandError("viewfinder has no command '\(command.name)'; try 'url'")
         }
         return service?.url ?? "not serving"
+    }
+}
+
+extension NodeRegistry {
+    /// Registers kind `viewfinder`, served by this module's ``ViewfinderServer``.
+    /// - Parameter onFrameSent: told of each frame sent to a viewer, with the uptime of the write
+    ///   (the benchmarks measure latency with it).
+    public func registerViewfinder(onFrameSent: ViewfinderServer.SendObserver? = nil) {
+        register(ViewfinderNode.self) { $0.onFrameSent = onFrameSent }
+    }
+
+    /// This registry, with kind `viewfinder` registered: `NodeRegistry.standard().withViewfinder()`
+    /// is what the `cinegraph` tool runs graphs with.
+    public func withViewfinder(onFrameSent: ViewfinderServer.SendObserver? = nil) -> NodeRegistry {
+        registerViewfinder(onFrameSent: onFrameSent)
+        return self
     }
 }

@@ -1,26 +1,8 @@
-// ViewfinderService: what the `viewfinder` node hands its frames to — a web server that lives
-// in the CineViewfinder module, installed by whoever links it (the CLI does), so that CineNodes
-// and the embedders who need no viewfinder do not pay for an HTTP server.
+// ViewfinderFrame: what the `viewfinder` node hands its server with each frame, and the
+// settings the server is started with.
 import CineGraph
 import CineMedia
 import Dispatch
-import Synchronization
-
-/// A server that shows a graph's frames to viewers and forwards their commands to the graph.
-///
-/// The `viewfinder` node creates one at start through the factory installed with
-/// ``ViewfinderServices/install(_:)``, calls ``present(_:)`` for every frame on the node's own
-/// thread, and ``stop()`` when the stream ends. CineViewfinder's `ViewfinderServer` is the
-/// implementation; tests and embedders may install their own.
-public protocol ViewfinderService: AnyObject, Sendable {
-    /// The address viewers open, for example `http://127.0.0.1:8080/`.
-    var url: String { get }
-    /// Takes the newest frame. Called on the graph's thread: it must return at once (keep the
-    /// frame, do the work when a viewer asks for it).
-    func present(_ frame: ViewfinderFrame)
-    /// Stops serving and closes every connection; waits a bounded time.
-    func stop()
-}
 
 /// One frame as the viewfinder node received it, with what is known about it.
 public struct ViewfinderFrame: Sendable {
@@ -61,7 +43,7 @@ public struct ViewfinderSettings: Sendable {
     public var nodeName: String
     /// The address to bind (`127.0.0.1` unless configured).
     public var address: String
-    /// The port to bind; 0 picks a free one (``ViewfinderService/url`` tells which).
+    /// The port to bind; 0 picks a free one (``ViewfinderServer/url`` tells which).
     public var port: Int
     /// The shared secret every request must carry; empty = none (loopback only).
     public var token: String
@@ -98,19 +80,4 @@ public struct ViewfinderSettings: Sendable {
         self.apertureRange = apertureRange
         self.graph = graph
     }
-}
-
-/// The installed viewfinder implementation (one per process).
-public enum ViewfinderServices {
-    /// Makes a service for a starting `viewfinder` node; throws when it cannot serve (port taken).
-    public typealias Factory = @Sendable (ViewfinderSettings) throws -> any ViewfinderService
-
-    private static let factory = Mutex<Factory?>(nil)
-
-    /// Installs the implementation `viewfinder` nodes use from now on (CineViewfinder's
-    /// `ViewfinderServer.install()` calls this).
-    public static func install(_ make: @escaping Factory) { factory.withLock { $0 = make } }
-
-    /// The installed factory, if any.
-    public static var installed: Factory? { factory.withLock { $0 } }
 }
