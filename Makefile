@@ -29,6 +29,7 @@ build: setup
 
 validate: build
 	$(DEBUG_BIN)/cinegraph validate graphs/*.conf
+	python3 scripts/docs-tables.py $(DEBUG_BIN)/cinegraph --check
 
 ## The embedding examples: a package that defines and runs a custom node, and a plugin.
 examples: build plugin
@@ -61,6 +62,7 @@ score: release
 ## Regenerates docs/nodes.md from the node declarations.
 docs: build
 	$(DEBUG_BIN)/cinegraph nodes --markdown > docs/nodes.md
+	python3 scripts/docs-tables.py $(DEBUG_BIN)/cinegraph
 
 ## Endurance: 10 minutes of the live cinematic graph; RSS at 1, 5, 10 min, leaked GStreamer objects.
 soak: release

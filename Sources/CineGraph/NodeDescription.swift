@@ -39,6 +39,8 @@ public struct ParameterDescription: Sendable, Hashable {
 /// The full declaration of a node kind: what `cinegraph nodes` prints and validation uses.
 public struct NodeDescription: Sendable {
     public var kind: String
+    /// The Swift module that declares the kind (`CineNodes`, `CineViewfinder`, a plugin's).
+    public var module: String
     public var summary: String
     public var details: String
     public var inputs: [PortDescription]
@@ -56,6 +58,7 @@ public struct NodeDescription: Sendable {
     public init<N: Node>(_ type: N.Type, make: (@Sendable () -> any Node)? = nil) {
         let slots = NodeSlots(of: N())
         kind = N.kind
+        module = String(String(reflecting: N.self).prefix { $0 != "." })
         summary = N.summary
         details = N.details
         commands = N.commands
@@ -84,6 +87,8 @@ public struct NodeDescription: Sendable {
 
     /// Whether the kind has no inputs (it produces packets on its own).
     public var isSource: Bool { inputs.isEmpty }
+    /// Whether the kind has no outputs (it ends the graph: files, windows, devices, servers).
+    public var isSink: Bool { outputs.isEmpty }
 
     /// A new instance with default parameters.
     public func makeNode() -> any Node { make() }

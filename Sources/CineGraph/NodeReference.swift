@@ -22,6 +22,21 @@ public enum NodeReference {
         return s
     }
 
+    /// The kinds by role (sources, processing, outputs), each with its module and summary, as
+    /// Markdown: the table docs/architecture.md carries (scripts/docs-tables.py puts it there).
+    public static func rolesMarkdown(_ registry: NodeRegistry) -> String {
+        var s = "| role | kind | module | what it does |\n|---|---|---|---|\n"
+        let roles: [(String, (NodeDescription) -> Bool)] = [
+            ("source", { $0.isSource }), ("processing", { !$0.isSource && !$0.isSink }), ("output", { $0.isSink }),
+        ]
+        for (role, isRole) in roles {
+            for d in registry.descriptions where isRole(d) {
+                s += "| \(role) | [`\(d.kind)`](nodes.md#\(d.kind)) | \(d.module) | \(d.summary) |\n"
+            }
+        }
+        return s
+    }
+
     /// What a declared priority means, in a few words.
     static func priorityNote(_ p: NodePriority) -> String {
         p == .take ? "the recording: deep queues, never dropped while the machine keeps up"

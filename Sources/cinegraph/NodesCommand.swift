@@ -10,6 +10,7 @@ struct NodesCommand: ParsableCommand {
 
     @Argument(help: "A node kind to describe.") var kind: String?
     @Flag(help: "Print the full reference as Markdown (docs/nodes.md).") var markdown = false
+    @Flag(help: "Print the kinds by role as a Markdown table (docs/architecture.md).") var roles = false
     @Option(help: "Load plugin libraries first (repeatable).") var plugin: [String] = []
 
     func run() throws {
@@ -24,8 +25,8 @@ struct NodesCommand: ParsableCommand {
             print(markdown ? NodeReference.markdown(d) : NodeReference.text(d), terminator: "")
             return
         }
-        if markdown {
-            print(NodeReference.markdown(registry), terminator: "")
+        if markdown || roles {
+            print(roles ? NodeReference.rolesMarkdown(registry) : NodeReference.markdown(registry), terminator: "")
             return
         }
         let width = registry.kinds.map(\.count).max() ?? 0

@@ -1,5 +1,6 @@
 // Validation: every config error carries its exact file:line:column and key.
 import CineGraph
+import Foundation
 import Testing
 
 /// The 1-based column of `needle` in line `line` (1-based) of `text`.
@@ -135,6 +136,16 @@ func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
         let d = try #require(testRegistry().description(of: "luma-sink"))
         #expect(d.inputs[0].typeText == "Image (gray8, i420)")
         #expect(testRegistry().description(of: "brighten")?.outputs[0].typeText == "Image (as `video`)")
+    }
+
+    @Test func kindsByRoleNameTheirModule() {
+        let table = NodeReference.rolesMarkdown(testRegistry())
+        #expect(table.contains("| source | [`tick`](nodes.md#tick) | CineGraphTests | Counts. |"), "\(table)")
+        #expect(table.contains("| processing | [`doubler`](nodes.md#doubler) | CineGraphTests | Doubles. |"))
+        #expect(table.contains("| output | [`collect`](nodes.md#collect) | CineGraphTests |"))
+        // Sources first, outputs last.
+        let rows = table.split(separator: "\n").dropFirst(2).map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) }
+        #expect(rows == rows.sorted { ["source", "processing", "output"].firstIndex(of: $0)! < ["source", "processing", "output"].firstIndex(of: $1)! })
     }
 
     @Test func aBareNodeNameTakesTheOutputNamedLikeTheInputElseAsksForOne() throws {
