@@ -93,7 +93,7 @@ public struct CommandDescription: Sendable, Hashable {
 }
 
 /// A command that a node could not carry out.
-public struct NodeCommandError: Error, Sendable, CustomStringConvertible {
+public struct NodeCommandError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }

@@ -42,7 +42,7 @@ public struct AssetSinkNode: Node {
     @OptionalInput("Focus of each frame") public var focus: FocusState?
     @Parameter(default: "take-{time}.cine.mkv", "Output path (.mkv); {time} {date} {node} expand") public var path: String
     @Parameter(default: .high, "Video quality: high (x264 q18) or lossless") public var quality: AssetQuality
-    @Parameter(default: "veryfast", "x264 speed preset") public var preset: String
+    @Parameter(default: .veryfast, "x264 speed preset") public var preset: X264Preset
     @Parameter(default: 30, range: 1...240, "Frame rate written in the file") public var fps: Double
     @Parameter(default: 0, range: 0...100_000, "Focal length of the reference view in pixels (0 = unknown)")
     public var focalLength: Double
@@ -54,11 +54,7 @@ public struct AssetSinkNode: Node {
     @Parameter(default: "", "Stereo calibration file stored in the asset (OpenCV YAML/XML or ROS camera_info)")
     public var calibration: String
 
-    private var writer: AssetWriter?
-    private var outputPath = ""
-    private var record = RecordSwitch()
-    /// Takes finished by `record stop`, so that the next one gets a new name.
-    private var takes = 0
+    private var take = RecordingTake<AssetWriter>(savedEvent: "asset-saved")
 
     public init() {}
 
@@ -82,28 +78,24 @@ public struct AssetSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        if record.paused { return }
-        if writer == nil {
-            try GStreamer.initialize()
-            outputPath = Self.takePath(PathTemplate.expand(path, node: ctx.nodeName), take: takes)
-            try PathTemplate.prepareFolder(for: outputPath)
-            var header = AssetHeader(referenceWidth: video.width, referenceHeight: video.height,
-                                     disparityWidth: disparity?.values.width, disparityHeight: disparity?.values.height,
-                                     fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
-                                     baselineMetres: baseline > 0 ? baseline : nil)
+        let (frame, map, calibration) = (video, disparity, calibration)
+        var header = AssetHeader(referenceWidth: frame.width, referenceHeight: frame.height,
+                                 disparityWidth: map?.values.width, disparityHeight: map?.values.height,
+                                 fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
+                                 baselineMetres: baseline > 0 ? baseline : nil)
+        var options = AssetWriter.Options()
+        options.quality = quality.rawValue
+        options.speedPreset = preset.rawValue
+        options.audio = audio == "none" ? nil : audio
+        options.audioChannels = audioChannels
+        let writer = try take.file(&ctx, template: path) { path in
             if !calibration.isEmpty { try Self.apply(calibrationFile: calibration, to: &header) }
-            var options = AssetWriter.Options()
-            options.quality = quality.rawValue
-            options.speedPreset = preset
-            options.audio = audio == "none" ? nil : audio
-            options.audioChannels = audioChannels
-            writer = try AssetWriter(path: outputPath, header: header, options: options)
-            ctx.logger.info("recording asset \(outputPath)")
-            ctx.post("recording-started", ["path": outputPath])
+            return try AssetWriter(path: path, header: header, options: options)
         }
+        guard let writer else { return }
         let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
                                       sceneStatus: focus?.sceneStatuses.names ?? [])
-        try writer!.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
+        try writer.append(video: frame, disparity: map, record: record, at: ctx.timestamp, pool: ctx.pool)
     }
 
     /// Stores the calibration's text in the header and fills in focal length and baseline where the
@@ -124,47 +116,9 @@ public struct AssetSinkNode: Node {
         }
     }
 
-    public mutating func finish(_ ctx: inout NodeContext) throws {
-        guard let writer else { return }
-        self.writer = nil
-        try writer.finish()
-        ctx.post("asset-saved", ["path": outputPath, "frames": String(writer.framesWritten)])
-    }
-
-    /// The path of take `take` (0 = the first): `take.cine.mkv`, then `take-2.cine.mkv`, … unless
-    /// the expanded path is new (it has {time}) — and never a file that exists. The first take
-    /// overwrites, as every sink does.
-    static func takePath(_ path: String, take: Int) -> String {
-        guard take > 0 else { return path }
-        let url = URL(fileURLWithPath: path)
-        let name = url.lastPathComponent
-        let stem = name.hasSuffix(".cine.mkv") ? String(name.dropLast(9)) : String(name.dropLast(url.pathExtension.count + 1))
-        let ext = name.hasSuffix(".cine.mkv") ? "cine.mkv" : url.pathExtension
-        var n = max(2, take + 1)
-        while true {
-            let candidate = url.deletingLastPathComponent().appendingPathComponent("\(stem)-\(n).\(ext)").path
-            if !FileManager.default.fileExists(atPath: candidate) { return candidate }
-            n += 1
-        }
-    }
+    public mutating func finish(_ ctx: inout NodeContext) throws { try take.finish(&ctx) }
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
-        if command.name == "record" {
-            var toggle = record  // the closure below finishes the file, which touches self
-            defer { record = toggle }
-            return try toggle.handle(command, current: writer == nil ? nil : outputPath) {
-                guard writer != nil else { return nil }
-                let path = outputPath
-                try finish(&ctx)
-                takes += 1
-                return path
-            }
-        }
-        guard command.name == "status" else {
-            throw NodeCommandError("asset has no command '\(command.name)'; try 'status' or 'record start|stop'")
-        }
-        if record.paused { return "paused (record start begins a new take)" }
-        guard let writer else { return "not recording yet" }
-        return "\(outputPath): \(writer.framesWritten) frames"
+        try take.handle(command, &ctx, kind: Self.kind)
     }
 }

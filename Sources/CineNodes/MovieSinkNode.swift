@@ -23,14 +23,14 @@ public struct MovieSinkNode: Node {
         CommandDescription("status", "Path and frames written so far"),
         CommandDescription(
             "record", arguments: "start or stop",
-            "stop: finalise the file and pause; start: record again from the next frame (a new file when the path has {time})"),
+            "stop: finalise the file and pause; start: a new take from the next frame (a new file; -2, -3 … when the path has no {time})"),
     ]
 
     @Input("Frames to record") public var video: Image
     @Parameter(default: "take-{time}.mp4", "Output path (.mp4, .mov, .mkv); {time} {date} {node} expand")
     public var path: String
     @Parameter(default: "auto", "Video encoder: auto, x264, openh264, x265, vp9") public var encoder: String
-    @Parameter(default: "veryfast", "x264 speed preset (ultrafast ... veryslow)") public var preset: String
+    @Parameter(default: .veryfast, "x264 speed preset") public var preset: X264Preset
     @Parameter(default: 0, range: 0...200_000, "Bitrate in kbit/s (0 = encoder default)") public var bitrate: Int
     @Parameter(default: 30, range: 1...240, "Frame rate written in the file") public var fps: Double
     @Parameter(default: "none", "Audio: none, default, test, or a GStreamer source description") public var audio: String
@@ -40,9 +40,7 @@ public struct MovieSinkNode: Node {
     public var audioFrom: String
     @Parameter(default: 8, range: 8...10, "Bits per sample: 8, or 10 (x264/x265 High 10)") public var bitDepth: Int
 
-    private var recorder: MovieRecorder?
-    private var outputPath = ""
-    private var record = RecordSwitch()
+    private var take = RecordingTake<MovieRecorder>(savedEvent: "movie-saved")
 
     public init() {}
 
@@ -54,11 +52,6 @@ public struct MovieSinkNode: Node {
         }
         if audioChannels == 3 { throw ParameterError("audio-channels", "must be 0, 1, 2 or 4, got 3") }
         if bitDepth != 8 && bitDepth != 10 { throw ParameterError("bit-depth", "\(bitDepth) is not 8 or 10") }
-        let valid = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
-        if !valid.contains(preset) {
-            throw ParameterError("preset", "'\(preset)' is not an x264 preset",
-                                 hint: closestMatch(to: preset, in: valid).map { "did you mean '\($0)'?" })
-        }
     }
 
     public func preflight() throws {
@@ -68,50 +61,25 @@ public struct MovieSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        if record.paused { return }
-        if recorder == nil {
-            try GStreamer.initialize()
-            outputPath = PathTemplate.expand(path, node: ctx.nodeName)
-            try PathTemplate.prepareFolder(for: outputPath)
-            var options = MovieRecorder.Options()
-            options.encoder = encoder
-            options.speedPreset = preset
-            options.bitrateKbps = bitrate
-            options.audio = audio == "none" ? nil : audio
-            options.audioFile = audioFrom.isEmpty ? nil : audioFrom
-            options.audioChannels = audioChannels
-            options.bitDepth = bitDepth
-            recorder = try MovieRecorder(path: outputPath, width: video.width, height: video.height, fps: fps,
-                                         format: video.format, options: options)
-            ctx.logger.info("recording \(outputPath): \(recorder!.pipelineDescription)")
-            ctx.post("recording-started", ["path": outputPath])
+        let (frame, fps) = (video, fps)
+        var options = MovieRecorder.Options()
+        options.encoder = encoder
+        options.speedPreset = preset.rawValue
+        options.bitrateKbps = bitrate
+        options.audio = audio == "none" ? nil : audio
+        options.audioFile = audioFrom.isEmpty ? nil : audioFrom
+        options.audioChannels = audioChannels
+        options.bitDepth = bitDepth
+        let recorder = try take.file(&ctx, template: path) { path in
+            try MovieRecorder(path: path, width: frame.width, height: frame.height, fps: fps, format: frame.format,
+                              options: options)
         }
-        try recorder!.append(video, at: ctx.timestamp)
+        try recorder?.append(frame, at: ctx.timestamp)
     }
 
-    public mutating func finish(_ ctx: inout NodeContext) throws {
-        guard let recorder else { return }
-        self.recorder = nil
-        try recorder.finish(timeout: 15)
-        ctx.post("movie-saved", ["path": outputPath, "frames": String(recorder.framesWritten)])
-    }
+    public mutating func finish(_ ctx: inout NodeContext) throws { try take.finish(&ctx) }
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
-        if command.name == "record" {
-            var toggle = record  // the closure below finishes the file, which touches self
-            defer { record = toggle }
-            return try toggle.handle(command, current: recorder == nil ? nil : outputPath) {
-                guard recorder != nil else { return nil }
-                let path = outputPath
-                try finish(&ctx)
-                return path
-            }
-        }
-        guard command.name == "status" else {
-            throw NodeCommandError("movie has no command '\(command.name)'; try 'status' or 'record start|stop'")
-        }
-        if record.paused { return "paused (record start resumes)" }
-        guard let recorder else { return "not recording yet" }
-        return "\(outputPath): \(recorder.framesWritten) frames"
+        try take.handle(command, &ctx, kind: Self.kind)
     }
 }

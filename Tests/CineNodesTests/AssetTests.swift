@@ -152,6 +152,43 @@ import Testing
         #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("record", arguments: ["value": "pause"])) }
     }
 
+    @Test func aMovieTakeNeverOverwritesTheOneBefore() throws {
+        // The movie shares the asset's takes: stop, start, and the second take is a new file.
+        let folder = temporaryFolder("movie-takes")
+        let path = folder.appendingPathComponent("take.mkv").path
+        var h = try NodeHarness(MovieSinkNode.self, parameters: ["path": path, "fps": "10", "preset": "ultrafast"])
+        try h.start()
+        let frame = Image(width: 64, height: 48, format: .i420)
+        for i in 0..<4 { _ = try h.process(["video": frame], at: Timestamp(frame: i, fps: 10)) }
+        #expect(try h.command(NodeCommand("status")) == "\(path): 4 frames")
+        #expect(try h.command(NodeCommand("record", arguments: ["value": "stop"])) == "stopped: \(path)")
+        #expect(try h.command(NodeCommand("status")) == "paused (record start begins a new take)")
+        _ = try h.command(NodeCommand("record", arguments: ["value": "start"]))
+        for i in 4..<10 { _ = try h.process(["video": frame], at: Timestamp(frame: i, fps: 10)) }
+        try h.finish()
+        let second = folder.appendingPathComponent("take-2.mkv").path
+        #expect(try MediaProbe.inspect(path: path).frameCount == 4)
+        #expect(try MediaProbe.inspect(path: second).frameCount == 6)
+        #expect(h.events.filter { $0.name == "movie-saved" }.map { $0.fields["path"] } == [path, second])
+        #expect(throws: NodeCommandError("movie has no command 'zoom'; try 'status' or 'record start|stop'")) {
+            try h.command(NodeCommand("zoom"))
+        }
+        // Both sinks take the same closed set of x264 presets, checked at load.
+        for kind in [MovieSinkNode.kind, AssetSinkNode.kind] {
+            do {
+                _ = try Graph.parse("""
+                    nodes:
+                      camera: { kind: synthetic, duration: 1s }
+                      out: { kind: \(kind), video: camera.left, preset: veryfst }
+                    """, registry: .standard())
+                Issue.record("\(kind): a misspelt preset loaded")
+            } catch let e as ConfigErrors {
+                #expect(e.errors.count == 1 && e.errors[0].key == "nodes.out.preset", "\(e)")
+                #expect(e.errors[0].description.contains("did you mean 'veryfast'?"), "\(e)")
+            }
+        }
+    }
+
     @Test func assetPathMustBeMatroska() {
         #expect(throws: ParameterError.self) { try NodeHarness(AssetSinkNode.self, parameters: ["path": "x.mp4"]) }
     }
