@@ -66,32 +66,6 @@ extension Node {
     }
 }
 
-/// A command sent to one node through the control channel, for example `still` or `record start`.
-public struct NodeCommand: Sendable, Hashable {
-    /// The command name.
-    public var name: String
-    /// Named arguments as text.
-    public var arguments: [String: String]
-    /// Creates a command.
-    public init(_ name: String, arguments: [String: String] = [:]) {
-        self.name = name
-        self.arguments = arguments
-    }
-}
-
-/// Declares a command a node accepts, for docs and `cinegraph nodes`.
-public struct CommandDescription: Sendable, Hashable {
-    public var name: String
-    public var arguments: String
-    public var doc: String
-    /// Creates a description; `arguments` is a usage string such as `start|stop`.
-    public init(_ name: String, arguments: String = "", _ doc: String) {
-        self.name = name
-        self.arguments = arguments
-        self.doc = doc
-    }
-}
-
 /// A command that a node could not carry out.
 public struct NodeCommandError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String

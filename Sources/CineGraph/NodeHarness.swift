@@ -83,8 +83,10 @@ public struct NodeHarness<N: Node> {
     /// Calls `finish`.
     public mutating func finish() throws { try node.finish(&context) }
 
-    /// Sends a node command.
-    public mutating func command(_ command: NodeCommand) throws -> String { try node.handle(command, &context) }
+    /// Sends a node command, checked against the kind's declaration as the graph checks it.
+    public mutating func command(_ command: NodeCommand) throws -> String {
+        try node.handle(try NodeDescription(N.self).check(command), &context)
+    }
 
     /// Sets a parameter by config name from text, as the control channel does.
     public mutating func set(_ name: String, _ text: String) throws {

@@ -66,7 +66,9 @@ public enum NodeReference {
         }
         if !d.commands.isEmpty {
             s += "**Commands**\n\n| command | arguments | description |\n|---|---|---|\n"
-            for c in d.commands { s += "| `\(c.name)` | \(c.arguments) | \(c.doc) |\n" }
+            for c in d.commands {
+                s += "| `\(c.name)` | \(c.usage.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")) | \(c.doc) |\n"
+            }
             s += "\n"
         }
         if let priority = d.priority {
@@ -97,7 +99,7 @@ public enum NodeReference {
         }
         if !d.commands.isEmpty {
             s += "\nCommands:\n"
-            for c in d.commands { s += "  \(pad(c.name + " " + c.arguments, 18))\(c.doc)\n" }
+            for c in d.commands { s += "  \(pad(c.name + " " + c.usage, 18))\(c.doc)\n" }
         }
         if let priority = d.priority { s += "\nPriority: \(priority) (\(Self.priorityNote(priority)))\n" }
         return s

@@ -245,7 +245,11 @@ final class NodeRunner: @unchecked Sendable {
                     c.reply(.failure(ControlError("node '\(graphNode.name)' has no parameter '\(name)'")))
                 }
             case .command(let command):
-                do { c.reply(.success(try node.handle(command, &ctx))) } catch { c.reply(.failure(error)) }
+                do {
+                    c.reply(.success(try node.handle(try graphNode.description.check(command), &ctx)))
+                } catch {
+                    c.reply(.failure(error))
+                }
             }
         }
     }

@@ -32,7 +32,7 @@ public struct AssetSinkNode: Node {
     public static let commands = [
         CommandDescription("status", "Path and frames written so far"),
         CommandDescription(
-            "record", arguments: "start or stop",
+            "record", [.recordAction],
             "stop: finalise the take and pause; start: a new take from the next frame (a new file; -2, -3 … when the path has no {time})"),
     ]
 

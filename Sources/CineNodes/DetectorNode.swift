@@ -36,8 +36,8 @@ public struct DetectorNode: Node {
         disparity); `untrack id=N` drops it.
         """
     public static let commands: [CommandDescription] = [
-        CommandDescription("track", arguments: "x=X y=Y", "Track the object at normalised point (X, Y) as a salient object; replies with its id"),
-        CommandDescription("untrack", arguments: "id=N", "Stop tracking salient object N"),
+        CommandDescription("track", [.point], "Track the object at normalised point (X, Y) as a salient object; replies with its id"),
+        CommandDescription("untrack", [CommandArgument("id", .integer(0...Int(Int32.max)), "a salient object's id")], "Stop tracking salient object N"),
     ]
 
     @Input(formats: [.gray8, .i420, .nv12], "Frames (the luma is used)") public var image: Image
@@ -216,10 +216,7 @@ public struct DetectorNode: Node {
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
         switch command.name {
         case "track":
-            guard let x = command.arguments["x"].flatMap(Double.init), let y = command.arguments["y"].flatMap(Double.init),
-                  (0...1).contains(x), (0...1).contains(y) else {
-                throw NodeCommandError("track needs x=… y=… in 0…1")
-            }
+            let (x, y) = command.point("point")!
             guard let (frameImage, frameMap) = last, let map = frameMap else {
                 throw NodeCommandError("track needs a frame with the disparity input connected")
             }
@@ -230,12 +227,12 @@ public struct DetectorNode: Node {
             salient[id] = r.disparity
             return "\(id)"
         case "untrack":
-            guard let id = command.arguments["id"].flatMap(Int.init) else { throw NodeCommandError("untrack needs id=N") }
+            let id = command.integer("id")!
             salient[id] = nil
             tracker.remove(id: id)
             return "ok"
         default:
-            throw NodeCommandError("node kind 'detector' has no command '\(command.name)'")
+            throw NodeCommandError("detector has no command '\(command.name)'")  // refused before, by the declaration
         }
     }
 }

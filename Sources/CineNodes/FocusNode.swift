@@ -29,22 +29,22 @@ public struct FocusNode: Node {
         """
     public static let commands: [CommandDescription] = [
         CommandDescription(
-            "focus", arguments: "id=N [strong=true]", "Tracking focus on detection N of the newest frame"),
+            "focus", [CommandArgument("id", .integer(0...Int(Int32.max)), "a detection id of the newest frame"), .strong],
+            "Tracking focus on detection N of the newest frame"),
         CommandDescription(
-            "fixed", arguments: "point=X,Y [strong=true]",
-            "Fixed focus on the plane at normalised point (X, Y) (needs the disparity input)"),
+            "fixed", [.point, .strong], "Fixed focus on the plane at normalised point (X, Y) (needs the disparity input)"),
         CommandDescription(
-            "track", arguments: "point=X,Y [strong=true]",
+            "track", [.point, .strong],
             "Tracking focus on the object at (X, Y): a new salientObject detection (needs video and disparity)"),
         CommandDescription(
-            "tap", arguments: "point=X,Y",
+            "tap", [.point],
             "Viewfinder tap: a rectangle not in focus → weak, the weak one → strong, elsewhere → track the object there"
         ),
-        CommandDescription(
-            "press", arguments: "point=X,Y", "Viewfinder long press (≥ 0.3 s): strong fixed focus at (X, Y)"),
+        CommandDescription("press", [.point], "Viewfinder long press (≥ 0.3 s): strong fixed focus at (X, Y)"),
         CommandDescription("auto", "Remove every user decision and salient object: automatic focus resumes"),
         CommandDescription(
-            "aperture", arguments: "value=F",
+            "aperture",
+            [CommandArgument("value", .number(LensModel.minimumFNumber...LensModel.maximumFNumber), positional: true, "f-number")],
             "Set the simulated aperture (f-number, \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber))"),
     ]
 
@@ -142,19 +142,16 @@ public struct FocusNode: Node {
     }
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
-        let strong = command.arguments["strong"] == "true"
+        let strong = command.flag("strong")
         switch command.name {
         case "focus":
-            guard let id = command.arguments["id"].flatMap({ Int($0) }) else {
-                throw NodeCommandError("focus: give id=N (a detection id of the current frame)")
-            }
-            return try focus(onDetection: id, strong: strong)
+            return try focus(onDetection: command.integer("id")!, strong: strong)
         case "fixed":
-            return try fixed(at: try point(command), strong: strong, command: "fixed")
+            return try fixed(at: point(command), strong: strong, command: "fixed")
         case "track":
-            return try track(at: try point(command), strong: strong, fallback: false)
+            return try track(at: point(command), strong: strong, fallback: false)
         case "tap", "press":
-            let at = try point(command)
+            let at = point(command)
             let action: FocusAction
             do {
                 action = try FocusInteraction().action(
@@ -173,30 +170,21 @@ public struct FocusNode: Node {
             salient.removeAll()
             return "automatic focus"
         case "aperture":
-            guard let f = command.arguments["value"].flatMap({ Double($0) }) else {
-                throw NodeCommandError("aperture: give value=F (an f-number)")
-            }
+            let f = command.number("value")!
             do { try engine.setFNumber(f) } catch { throw NodeCommandError("aperture: \(error)") }
             aperture = f
             return "aperture f/\(f)"
         default:
-            throw NodeCommandError(
-                "focus has no command '\(command.name)'; try focus, fixed, track, tap, press, auto or aperture")
+            throw NodeCommandError("focus has no command '\(command.name)'")  // refused before, by the declaration
         }
     }
 
     // MARK: - Commands
 
-    /// The `point=X,Y` argument, inside the frame.
-    private func point(_ command: NodeCommand) throws -> NormalizedPoint {
-        guard let text = command.arguments["point"], let p = NormalizedPoint(parsing: text) else {
-            throw NodeCommandError("\(command.name): give point=X,Y with X and Y in 0...1")
-        }
-        guard p.isInsideFrame else {
-            throw NodeCommandError(
-                "\(command.name): \(FocusInteractionError.pointOutsideFrame(x: p.x, y: p.y))")
-        }
-        return p
+    /// The `point=X,Y` argument (declared: inside the frame).
+    private func point(_ command: NodeCommand) -> NormalizedPoint {
+        let p = command.point("point")!
+        return NormalizedPoint(x: p.x, y: p.y)
     }
 
     private mutating func focus(onDetection id: Int, strong: Bool) throws -> String {

@@ -16,6 +16,11 @@ protocol RecordingFile: AnyObject {
 extension MovieRecorder: RecordingFile {}
 extension AssetWriter: RecordingFile {}
 
+extension CommandArgument {
+    /// `record start|stop`: the recording sinks' one argument (`action` in the control API).
+    static let recordAction = CommandArgument("action", .choice(["start", "stop"]), positional: true, "start or stop")
+}
+
 /// The x264 speed presets, fastest first.
 public enum X264Preset: String, ParameterEnum {
     case ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow
@@ -63,7 +68,7 @@ struct RecordingTake<File: RecordingFile> {
     mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext, kind: String) throws -> String {
         switch command.name {
         case "record":
-            switch command.arguments["value"] {
+            switch command.text("action") {
             case "stop":
                 if paused { return "not recording" }
                 paused = true
@@ -76,7 +81,7 @@ struct RecordingTake<File: RecordingFile> {
                 paused = false
                 return "recording from the next frame"
             default:
-                throw NodeCommandError("record: give start or stop")
+                throw NodeCommandError("record: give start or stop")  // refused before, by the declaration
             }
         case "status":
             if paused { return "paused (record start begins a new take)" }

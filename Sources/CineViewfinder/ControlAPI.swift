@@ -87,7 +87,7 @@ struct ControlAPI: Sendable {
             }
             var replies: [[String: String]] = []
             for node in recorders {
-                let reply = try await api.ask(.command(NodeCommand("record", arguments: ["value": action])), node: node)
+                let reply = try await api.ask(.command(NodeCommand("record", arguments: ["action": action])), node: node)
                 replies.append(["node": node, "reply": reply])
             }
             return JSONResponse.make(["command": "record \(action)", "replies": replies])
@@ -98,15 +98,16 @@ struct ControlAPI: Sendable {
             guard let command = try JSONRequest.string(body, "name") else {
                 throw APIError.badRequest("give name (the command)")
             }
-            let declared = api.graph.nodes.first { $0.name == name }!.description.commands.map(\.name)
-            guard declared.contains(command) else {
-                throw APIError.badRequest(
-                    "node '\(name)' has no command '\(command)'"
-                        + (declared.isEmpty
-                            ? "; it takes no commands" : "; its commands: \(declared.joined(separator: ", "))"))
+            // Checked here against the declaration (a refusal is the client's error: 400), and again
+            // by the node's runner, as every command is.
+            let description = api.graph.nodes.first { $0.name == name }!.description
+            let checked: NodeCommand
+            do {
+                checked = try description.check(NodeCommand(command, arguments: try Self.arguments(body["arguments"])))
+            } catch let e as NodeCommandError {
+                throw APIError.badRequest("node '\(name)': \(e.description)")
             }
-            return try await api.command(
-                NodeCommand(command, arguments: try Self.arguments(body["arguments"])), to: name)
+            return try await api.command(checked, to: name)
         }
         router.get("/api/nodes/:name/parameters/:parameter") { _, context in
             let (node, parameter) = try api.parameter(context)
@@ -239,7 +240,7 @@ struct ControlAPI: Sendable {
         graph.nodes.map { n in
             [
                 "name": n.name, "kind": n.description.kind, "summary": n.description.summary,
-                "commands": n.description.commands.map { ["name": $0.name, "arguments": $0.arguments, "doc": $0.doc] },
+                "commands": n.description.commands.map(Self.schema),
                 "parameters": n.description.parameters.map { p -> [String: Any] in
                     var d: [String: Any] = [
                         "name": p.name, "type": p.typeName,
@@ -282,6 +283,22 @@ struct ControlAPI: Sendable {
         out["recording"] = server.live.isRecording
         out["stats"] = server.liveStatistics()
         return out
+    }
+
+    /// A command's declaration as the schema `GET /api/nodes` gives: its usage, and each
+    /// argument's name, type (point, integer, number, boolean, choice), bounds or words.
+    static func schema(_ c: CommandDescription) -> [String: Any] {
+        let arguments: [[String: Any]] = c.arguments.map { a in
+            var out: [String: Any] = ["name": a.name, "type": a.typeName, "required": a.isRequired, "doc": a.doc]
+            switch a.value {
+            case .integer(let r): out["range"] = [r.lowerBound, r.upperBound]
+            case .number(let r): out["range"] = [r.lowerBound, r.upperBound]
+            case .choice(let words): out["choices"] = words
+            case .point, .flag: break
+            }
+            return out
+        }
+        return ["name": c.name, "usage": c.usage, "arguments": arguments, "doc": c.doc]
     }
 
     /// `point: [x, y]` with both in 0…1, as the text `x,y` the focus node takes.

@@ -28,7 +28,12 @@ struct ControlCommand: ParsableCommand {
             """)
 
     @Argument(help: "The viewfinder's URL, e.g. http://127.0.0.1:8080/") var url: String
-    @Argument(help: "focus, tap, press, fixed, auto, aperture, still, record, state or nodes.") var command: String
+    /// What to ask the viewfinder for: one control API request each.
+    enum Verb: String, ExpressibleByArgument, CaseIterable {
+        case focus, tap, press, fixed, auto, aperture, still, record, state, nodes
+    }
+
+    @Argument(help: "What to send.") var command: Verb
     @Argument(help: "The value: an f-number for aperture, start or stop for record.") var value: String?
     @Option(help: "Detection id (focus).") var id: Int?
     @Option(help: "Normalised point X,Y in 0...1 (focus, tap, press, fixed).") var point: String?
@@ -89,7 +94,7 @@ struct ControlCommand: ParsableCommand {
             if let value { throw ValidationError("\(command) takes no value ('\(value)')") }
         }
         switch command {
-        case "focus":
+        case .focus:
             try noValue()
             if let id {
                 if point != nil { throw ValidationError("give --id or --point, not both") }
@@ -97,34 +102,30 @@ struct ControlCommand: ParsableCommand {
             }
             if strong { throw ValidationError("--strong goes with --id (focus --point gives weak tracking focus)") }
             return ("POST", "/api/focus", ["point": try pointValue()])
-        case "tap", "press":
+        case .tap, .press:
             try noValue()
-            return ("POST", "/api/\(command)", ["point": try pointValue()])
-        case "fixed":
+            return ("POST", "/api/\(command.rawValue)", ["point": try pointValue()])
+        case .fixed:
             try noValue()
             var body: [String: Any] = ["point": try pointValue()]
             if strong { body["strong"] = true }
             return ("POST", "/api/fixed", body)
-        case "auto", "still":
+        case .auto, .still:
             try noValue()
-            return ("POST", "/api/\(command)", [:])
-        case "aperture":
+            return ("POST", "/api/\(command.rawValue)", [:])
+        case .aperture:
             guard let value, let f = Double(value) else {
                 throw ValidationError("aperture needs an f-number, e.g. aperture 2.8")
             }
             return ("POST", "/api/aperture", ["value": f])
-        case "record":
+        case .record:
             guard let value, ["start", "stop"].contains(value) else {
                 throw ValidationError("record needs start or stop")
             }
             return ("POST", "/api/record", ["action": value])
-        case "state", "nodes":
+        case .state, .nodes:
             try noValue()
-            return ("GET", "/api/\(command)", nil)
-        default:
-            throw ValidationError(
-                "unknown command '\(command)'; try focus, tap, press, fixed, auto, aperture, still, record, state or nodes"
-            )
+            return ("GET", "/api/\(command.rawValue)", nil)
         }
     }
 

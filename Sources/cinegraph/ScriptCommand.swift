@@ -26,7 +26,12 @@ struct ScriptCommand: ParsableCommand {
             """)
 
     @Argument(help: "The cinematic asset (.mkv).") var asset: String
-    @Argument(help: "list, add, remove, clear or aperture.") var action: String
+    /// What `script` does to the changes file.
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case list, add, remove, clear, aperture
+    }
+
+    @Argument(help: "What to do.") var action: Action
     @Argument(help: "The f-number, for `aperture`.") var value: Double?
     @Option(help: "Time of the decision in seconds from the start of the take.") var time: Double?
     @Option(help: "Detection ID to focus on.") var id: Int?
@@ -42,12 +47,6 @@ struct ScriptCommand: ParsableCommand {
     }
 
     func run() throws {
-        let actions = ["list", "add", "remove", "clear", "aperture"]
-        guard actions.contains(action) else {
-            let near = actions.min { a, b in a.commonPrefix(with: action).count > b.commonPrefix(with: action).count }
-            throw ValidationError("unknown action '\(action)'; use one of \(actions.joined(separator: ", "))"
-                + (near.map { action.first == $0.first ? " (did you mean '\($0)'?)" : "" } ?? ""))
-        }
         try GStreamer.initialize()
         let header: AssetHeader, records: [AssetFrameRecord]
         do { (header, records) = try AssetTrackReader.readMetadata(path: asset) } catch { throw ToolError("\(error)") }
@@ -58,10 +57,10 @@ struct ScriptCommand: ParsableCommand {
         }
         let frameTime = Timestamp(seconds: 1 / header.fps)
         switch action {
-        case "list":
+        case .list:
             list(header: header, records: records, changes: changes)
             return
-        case "add":
+        case .add:
             let decision = try newDecision(records: records)
             var script = try CinematicScript(records: records)
             do {
@@ -70,7 +69,7 @@ struct ScriptCommand: ParsableCommand {
                 try script.addUserDecision(decision)
             } catch { throw ToolError("\(error)") }
             print("added: \(describe(decision))")
-        case "remove":
+        case .remove:
             guard let time else { throw ValidationError("remove needs --time T (seconds)") }
             let removed = changes.removeDecisions(near: Timestamp(seconds: time),
                                                   tolerance: Timestamp(nanoseconds: frameTime.nanoseconds / 2))
@@ -80,10 +79,10 @@ struct ScriptCommand: ParsableCommand {
                     + (at.isEmpty ? " (there are none)" : "; yours are at \(at) s"))
             }
             for d in removed { print("removed: \(describe(d))") }
-        case "clear":
+        case .clear:
             print("removed \(changes.decisions.count) decision(s)")
             changes.removeAllDecisions()
-        default:  // aperture
+        case .aperture:
             guard let value else { throw ValidationError("aperture needs an f-number, e.g. `aperture 2.8`") }
             let r = CinematicScript.fNumberRange
             guard r.contains(value) else { throw ValidationError("f/\(value) is outside f/\(r.lowerBound)...f/\(r.upperBound)") }

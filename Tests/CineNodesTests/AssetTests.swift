@@ -170,8 +170,11 @@ import Testing
         #expect(try MediaProbe.inspect(path: path).frameCount == 4)
         #expect(try MediaProbe.inspect(path: second).frameCount == 6)
         #expect(h.events.filter { $0.name == "movie-saved" }.map { $0.fields["path"] } == [path, second])
-        #expect(throws: NodeCommandError("movie has no command 'zoom'; try 'status' or 'record start|stop'")) {
+        #expect(throws: NodeCommandError("movie has no command 'zoom'; its commands: status, record")) {
             try h.command(NodeCommand("zoom"))
+        }
+        #expect(throws: NodeCommandError("record: action=pause is not one of start, stop (usage: record start|stop)")) {
+            try h.command(NodeCommand("record", arguments: ["value": "pause"]))
         }
         // Both sinks take the same closed set of x264 presets, checked at load.
         for kind in [MovieSinkNode.kind, AssetSinkNode.kind] {

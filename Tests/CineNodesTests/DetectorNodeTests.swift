@@ -40,15 +40,21 @@ import Testing
             last = try #require(out["detections"] as? Detections)
             if k == 0 {
                 let s = scene.subjects(at: scene.time(ofFrame: f)).first { $0.body.x > 0.2 && $0.body.x + $0.body.width < 0.8 }!
-                let reply = try h.command(NodeCommand("track", arguments: ["x": "\(s.body.x + s.body.width / 2)",
-                                                                           "y": "\(s.body.y + s.body.height / 2)"]))
+                let point = "\(s.body.x + s.body.width / 2),\(s.body.y + s.body.height / 2)"
+                let reply = try h.command(NodeCommand("track", arguments: ["point": point]))
                 #expect(Int(reply) != nil, "track replied \(reply)")
             }
         }
         let salient = last.filter { $0.type == .salientObject }
         #expect(salient.count == 1)
         #expect(salient.first?.disparity.map { $0 > 0 } == true)
-        #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("track", arguments: ["x": "2"])) }
+        // The focus node's vocabulary: `point=X,Y`, checked against the declaration.
+        #expect(throws: NodeCommandError("track: has no argument 'x'; needs point=X,Y (usage: track point=X,Y)")) {
+            try h.command(NodeCommand("track", arguments: ["x": "2"]))
+        }
+        #expect(throws: NodeCommandError("track: point=2,0.5 is not a point X,Y with both in 0...1 (usage: track point=X,Y)")) {
+            try h.command(NodeCommand("track", arguments: ["point": "2,0.5"]))
+        }
     }
 
     @Test func learnedFacesFindTheSyntheticSubjectsFaces() throws {

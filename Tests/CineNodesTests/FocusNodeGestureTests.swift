@@ -101,9 +101,11 @@ private let person: Detections = [
                 ("aperture", ["value": "40"]), ("track", ["point": "0.05,0.1"]), ("focus", ["id": "2"]),
             ],
             replies: [
-                "error: tap: point 1.5,0.2 is outside the frame", "error: tap: give point=X,Y",
-                "error: press: give point=X,Y", "error: focus: no detection with id 99",
-                "error: aperture: f-number 40.0 is out of range 1.4...16.0", "error: track: no object at 0.05,0.1",
+                "error: tap: point=1.5,0.2 is not a point X,Y with both in 0...1 (usage: tap point=X,Y)",
+                "error: tap: needs point=X,Y (usage: tap point=X,Y)",
+                "error: press: point=left is not a point X,Y with both in 0...1 (usage: press point=X,Y)",
+                "error: focus: no detection with id 99",
+                "error: aperture: value=40 is out of range 1.4...16.0 (usage: aperture F)", "error: track: no object at 0.05,0.1",
                 "weak focus on detection 2",
             ]),
         CommandCase(

@@ -16,12 +16,14 @@ import CineVision
 struct SceneSwitchNode: Node {
     static let kind = "scene-switch"
     static let summary = "Posts scene statuses on command (tests)."
-    static let commands = [CommandDescription("dark", arguments: "on or off", "Post notEnoughLight, or normal")]
+    static let commands = [
+        CommandDescription("dark", [CommandArgument("state", .choice(["on", "off"]), positional: true)], "Post notEnoughLight, or normal"),
+    ]
     @Input("Any frames (the node needs a clock)") var video: Image
     init() {}
     mutating func process(_ ctx: inout NodeContext) throws {}
     mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
-        let dark = command.arguments["value"] == "on"
+        let dark = command.text("state") == "on"
         ctx.post("scene", ["statuses": dark ? "notEnoughLight" : ""])
         return dark ? "not enough light" : "normal"
     }

@@ -42,6 +42,11 @@ import Testing
             r = try await http.post(
                 "/api/nodes/focus/command", "{\"name\": \"fixed\", \"arguments\": {\"point\": \"../../etc\"}}")
             #expect(r.status == 400 && r.error.contains("without '/'"))
+            // Arguments are checked against the command's declaration: one message names each problem.
+            r = try await http.post(
+                "/api/nodes/focus/command", "{\"name\": \"fixed\", \"arguments\": {\"point\": \"2,0.5\", \"stong\": true}}")
+            #expect(r.status == 400 && r.error == "node 'focus': fixed: has no argument 'stong' (did you mean 'strong'?); "
+                + "point=2,0.5 is not a point X,Y with both in 0...1 (usage: fixed point=X,Y [strong=true])", "\(r.text)")
             r = try await http.get("/api/nodes/focus/parameters/aperturee")
             #expect(r.status == 404 && r.error.contains("did you mean 'aperture'"))
             r = try await http.post("/api/nodes/still/parameters/path", "{\"value\": \"x.jpg\"}")
@@ -97,6 +102,16 @@ import Testing
             r = try await http.get("/api/nodes")
             let nodes = (try JSONSerialization.jsonObject(with: r.body) as? [[String: Any]]) ?? []
             #expect(nodes.map { $0["name"] as? String } == ["camera", "focus", "still", "view"])
+            // The commands' schema comes from their declarations.
+            let focusCommands = (nodes.first { $0["name"] as? String == "focus" }?["commands"] as? [[String: Any]]) ?? []
+            let fixed = try #require(focusCommands.first { $0["name"] as? String == "fixed" })
+            #expect(fixed["usage"] as? String == "point=X,Y [strong=true]")
+            let arguments = (fixed["arguments"] as? [[String: Any]]) ?? []
+            #expect(arguments.map { $0["name"] as? String } == ["point", "strong"])
+            #expect(arguments.map { $0["type"] as? String } == ["point", "boolean"])
+            #expect(arguments.map { $0["required"] as? Bool } == [true, false])
+            let apertureCommand = try #require(focusCommands.first { $0["name"] as? String == "aperture" })
+            #expect((apertureCommand["arguments"] as? [[String: Any]])?.first?["range"] as? [Double] == [1.4, 16])
             r = try await http.post("/api/nodes/focus/parameters/aperture", "{\"value\": 5.6}")
             #expect(r.status == 200, "\(r.text)")
             r = try await http.get("/")

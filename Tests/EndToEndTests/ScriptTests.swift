@@ -115,7 +115,8 @@ private struct Line: Decodable {
         let f = try cinegraph(["script", asset, "aperture", "0.5"])
         #expect(f.status != 0 && f.stderr.contains("outside f/1.4"))
         let typo = try cinegraph(["script", asset, "lsit"])
-        #expect(typo.status != 0 && typo.stderr.contains("unknown action 'lsit'"))
+        #expect(typo.status == 64 && typo.stderr.contains("The value 'lsit' is invalid for '<action>'. Please provide one of 'list', 'add'"),
+                "\(typo.stderr)")
 
         // A movie that is not an asset, and a text file.
         let movie = dir + "/plain.mp4"
