@@ -32,7 +32,7 @@ public struct DetectorNode: Node {
         the hips' and shoulders' points, grouped with their face by the tracker. Each detection has a stable `id`, a `groupID` tying a \
         person's face and body, `facing` (towards / away) and, with a disparity map connected, a \
         robust disparity (median over the central half of the box, sticking to the previous \
-        value). Command `track x=0.5 y=0.5` starts a salient object at a normalised point (needs \
+        value). Command `track point=0.5,0.5` starts a salient object at a normalised point (needs \
         disparity); `untrack id=N` drops it.
         """
     public static let commands: [CommandDescription] = [
