@@ -44,8 +44,8 @@ public final class RenderJob: Sendable {
         guard claimed else { throw EditError(.conflict, "a render is already running; wait for it to finish") }
         let graph: Graph
         do {
-            graph = try Graph.parse(RenderGraph.config(request, header: header, first: first), file: "<render>",
-                                    registry: .standard(), preflight: true)
+            graph = try Graph.build(RenderGraph.spec(request, header: header, first: first), registry: .standard(),
+                                    preflight: true)
         } catch {
             status.withLock { $0.state = "failed"; $0.error = "\(error)" }
             throw EditError(.invalid, "the render cannot start: \(error)")

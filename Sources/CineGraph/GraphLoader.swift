@@ -17,6 +17,14 @@ extension Graph {
         return try GraphBuilder(registry: registry, preflight: preflight).build(spec)
     }
 
+    /// Validates a graph built in code (``GraphSpec/add(_:kind:inputs:_:)``) with `overrides`.
+    public static func build(_ spec: GraphSpec, registry: NodeRegistry, overrides: [String] = [],
+                             preflight: Bool = false) throws -> Graph {
+        var spec = spec
+        try spec.apply(overrides: overrides)
+        return try GraphBuilder(registry: registry, preflight: preflight).build(spec)
+    }
+
     /// Parses and validates config text (for embedders and tests); `file` names it in errors.
     public static func parse(_ text: String, file: String = "<config>", registry: NodeRegistry,
                              overrides: [String] = [], preflight: Bool = false) throws -> Graph {

@@ -317,3 +317,25 @@ public struct GraphSpec: Sendable {
         if !errors.isEmpty { throw ConfigErrors(errors) }
     }
 }
+
+// MARK: - Graphs built in code
+
+extension GraphSpec {
+    /// An empty graph to build in code with ``add(_:kind:inputs:_:)``: the tools' graphs, an
+    /// embedder's. Its errors name `<name>` and the node's place (line N = the N-th node added).
+    public init(name: String) {
+        self.init(file: "<\(name)>", name: name, plugins: [], nodes: [])
+    }
+
+    /// Adds node `name` of `kind`: `inputs` connect its input ports (`"image": "camera.left"`),
+    /// `parameters` set its parameters as typed values (`"fps": 29.97`, `"path": somePath`,
+    /// `"preset": X264Preset.veryfast`, `"types": ["humanFace"]`) — no YAML, no quoting.
+    /// Everything is checked when the graph is built, as for a config file.
+    public mutating func add(_ name: String, kind: String, inputs: [String: String] = [:],
+                             _ parameters: [String: any ParameterValue] = [:]) {
+        let at = SourceLocation(file: file, line: nodes.count + 1, column: 1)
+        let entries = inputs.sorted { $0.key < $1.key }.map { (key: $0.key, keyLocation: at, value: ConfigValue.scalar($0.value, at)) }
+            + parameters.sorted { $0.key < $1.key }.map { (key: $0.key, keyLocation: at, value: $0.value.configValue(at: at)) }
+        nodes.append(NodeSpec(name: name, location: at, kind: kind, kindLocation: at, entries: entries))
+    }
+}

@@ -10,10 +10,14 @@ public protocol ParameterValue: Sendable {
     init(config: ConfigValue) throws
     /// The value as a user would write it in a config.
     var configText: String { get }
+    /// The value as a graph built in code gives it (``GraphSpec/add(_:kind:inputs:_:)``): what
+    /// ``init(config:)`` reads back as this value.
+    func configValue(at location: SourceLocation) -> ConfigValue
 }
 
 extension ParameterValue {
     public static var choices: [String]? { nil }
+    public func configValue(at location: SourceLocation) -> ConfigValue { .scalar(configText, location) }
 }
 
 /// A value that could not be parsed as its parameter's type.
@@ -81,6 +85,7 @@ extension String: ParameterValue {
     public static var typeName: String { "string" }
     public init(config: ConfigValue) throws { self = try scalarText(config, "a string") }
     public var configText: String { self.isEmpty ? "\"\"" : self }
+    public func configValue(at location: SourceLocation) -> ConfigValue { .scalar(self, location) }
 
     fileprivate func replacingUnderscores() -> String { String(filter { $0 != "_" }) }
 }
@@ -96,6 +101,9 @@ extension Array: ParameterValue where Element: ParameterValue {
         }
     }
     public var configText: String { "[" + map(\.configText).joined(separator: ", ") + "]" }
+    public func configValue(at location: SourceLocation) -> ConfigValue {
+        .list(map { $0.configValue(at: location) }, location)
+    }
 }
 
 extension Duration: ParameterValue {

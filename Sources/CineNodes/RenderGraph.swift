@@ -1,6 +1,7 @@
 // RenderGraph: the graph that re-renders a cinematic asset into an ordinary movie —
 // asset-source → (refocus) → bokeh → movie, the audio kept. `cinegraph render` and the editor
 // both run it.
+import CineGraph
 import CineMedia
 
 /// Builds the configuration of a render: the asset's video and disparity through the bokeh
@@ -34,27 +35,25 @@ public enum RenderGraph {
     /// The name of the node whose frames count the render's progress.
     public static let progressNode = "movie"
 
-    /// The graph configuration (YAML) for `request`, for an asset with `header` whose first
-    /// frame is `first` (a recorded focus track makes the script decide focus).
-    public static func config(_ request: Request, header: AssetHeader, first: AssetFrameRecord) -> String {
+    /// The graph for `request`, for an asset with `header` whose first frame is `first` (a
+    /// recorded focus track makes the script decide focus).
+    public static func spec(_ request: Request, header: AssetHeader, first: AssetFrameRecord) -> GraphSpec {
         // The script decides focus unless a fixed plane was asked for.
         let scripted = request.focusDisparity == nil && (first.focus != nil || request.changes != nil)
-        var nodes = ["  asset: { kind: asset-source, path: \(quote(request.asset)) }"]
+        var g = GraphSpec(name: "render")
+        g.add("asset", kind: "asset-source", ["path": request.asset])
+        var bokeh: [String: String] = ["image": "asset.video", "disparity": "asset.disparity"]
         if scripted {
-            nodes.append("  refocus: { kind: refocus, detections: asset.detections, asset: \(quote(request.asset)), "
-                + "changes: \(quote(request.changes ?? "")), aperture: \(request.aperture ?? 0) }")
+            g.add("refocus", kind: "refocus", inputs: ["detections": "asset.detections"],
+                  ["asset": request.asset, "changes": request.changes ?? "", "aperture": request.aperture ?? 0])
+            bokeh["focus"] = "refocus.focus"
         }
-        nodes.append("  bokeh: { kind: bokeh, image: asset.video, disparity: asset.disparity, aperture: \(request.aperture ?? 2.8), "
-            + "quality: \(request.quality)\(scripted ? ", focus: refocus.focus" : "")"
-            + "\(request.focusDisparity.map { ", focus-disparity: \($0)" } ?? "") }")
-        let audio = header.audioChannels != nil ? ", audio-from: \(quote(request.asset))" : ""
-        nodes.append("  \(progressNode): { kind: movie, video: bokeh.video, path: \(quote(request.output)), fps: \(header.fps), "
-            + "preset: \(request.preset)\(audio) }")
-        return "graph: render\nnodes:\n" + nodes.joined(separator: "\n") + "\n"
-    }
-
-    /// `text` as a double-quoted YAML scalar, for paths put into a generated config.
-    public static func quote(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var lens: [String: any ParameterValue] = ["aperture": request.aperture ?? 2.8, "quality": request.quality]
+        if let plane = request.focusDisparity { lens["focus-disparity"] = plane }
+        g.add("bokeh", kind: "bokeh", inputs: bokeh, lens)
+        var movie: [String: any ParameterValue] = ["path": request.output, "fps": header.fps, "preset": request.preset]
+        if header.audioChannels != nil { movie["audio-from"] = request.asset }  // the take's sound kept
+        g.add(progressNode, kind: "movie", inputs: ["video": "bokeh.video"], movie)
+        return g
     }
 }

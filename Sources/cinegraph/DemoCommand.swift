@@ -54,7 +54,7 @@ struct DemoCommand: ParsableCommand {
         // The user's overrides may change anything but where the take goes.
         let settings = ["camera.duration=\(duration)", "camera.size=\(size)"] + overrides + ["asset.path=\(asset)"]
         let expected = try? expectedFrames(settings)
-        let take = try ToolGraph.run(DefaultGraphs.demo, name: "built-in demo", overrides: settings, logger: logger,
+        let take = try ToolGraph.run(try GraphSpec.parse(DefaultGraphs.demo, file: "<built-in demo>"), overrides: settings, logger: logger,
                                      quiet: quiet, progress: expected.map { (node: "asset", total: $0) })
         if take.aborted { throw ExitCode(130) }
         let captured = take.frames(of: "camera"), recorded = take.frames(of: "asset")

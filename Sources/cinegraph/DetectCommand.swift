@@ -2,6 +2,7 @@
 // print what they find.
 import ArgumentParser
 import CineGStreamer
+import CineGraph
 import CineInference
 import CineMedia
 import CineNodes
@@ -193,18 +194,17 @@ struct DetectCommand: ParsableCommand {
     /// The movie at `path` through the `detector` node, every frame, its detections as the
     /// `metadata` node's JSON lines on standard output.
     private func movie(_ path: String, logger: Logger) throws {
-        let q = ToolGraph.quote
-        var faces = "kind: detector, image: source.left, every: 1, model: \(model.rawValue)"
-        faces += ", types: [\(types.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))]"
-        faces += ", face-model: \(q(faceModel)), face-score: \(faceScore), landmark-model: \(q(landmarkModel))"
-        faces += ", face-presence: \(facePresence), pose-model: \(q(poseModel)), scale-factor: \(scaleFactor)"
-        faces += ", min-neighbors: \(minNeighbors), min-size: \(minSize)"
-        if case .count(let n) = faceTiles { faces += ", face-tiles: \(n)" }
-        if !cascade.isEmpty { faces += ", cascades: [\(cascade.map(q).joined(separator: ", "))]" }
-        _ = try MovieTool.run(path, nodes: """
-              faces: { \(faces) }
-              lines: { kind: metadata, detections: faces.detections, path: "-" }
-            """, name: "detect", progressNode: "lines", logger: logger, quiet: quiet)
+        var faces: [String: any ParameterValue] = [
+            "every": 1, "model": model, "face-model": faceModel, "face-score": faceScore,
+            "landmark-model": landmarkModel, "face-presence": facePresence, "pose-model": poseModel,
+            "scale-factor": scaleFactor, "min-neighbors": minNeighbors, "min-size": minSize, "cascades": cascade,
+            "types": types.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+        ]
+        if case .count(let n) = faceTiles { faces["face-tiles"] = n }
+        _ = try MovieTool.run(path, name: "detect", progressNode: "lines", logger: logger, quiet: quiet) { g in
+            g.add("faces", kind: "detector", inputs: ["image": "source.left"], faces)
+            g.add("lines", kind: "metadata", inputs: ["detections": "faces.detections"], ["path": "-"])
+        }
     }
 
     /// Runs each cascade job on the gray image and appends what it finds.

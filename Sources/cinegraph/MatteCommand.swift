@@ -2,6 +2,7 @@
 // brought to the image's size along its own edges (MatteUpsampler) — written as a gray PNG.
 import ArgumentParser
 import CineGStreamer
+import CineGraph
 import CineInference
 import CineMedia
 import CineVision
@@ -67,10 +68,10 @@ struct MatteCommand: ParsableCommand {
         let folder = (output as NSString).appendingPathComponent(((path as NSString).lastPathComponent as NSString).deletingPathExtension + ".matte")
         let frames = (folder as NSString).appendingPathComponent("%05d.png")
         let t0 = Date()
-        let run = try MovieTool.run(path, nodes: """
-              matte: { kind: matte, image: source.left, model: \(ToolGraph.quote(model)) }
-              frames: { kind: frames, video: matte.\(modelSize ? "matte" : "full"), path: \(ToolGraph.quote(frames)) }
-            """, name: "matte", progressNode: "frames", logger: logger, quiet: quiet)
+        let run = try MovieTool.run(path, name: "matte", progressNode: "frames", logger: logger, quiet: quiet) { g in
+            g.add("matte", kind: "matte", inputs: ["image": "source.left"], ["model": model])
+            g.add("frames", kind: "frames", inputs: ["video": modelSize ? "matte.matte" : "matte.full"], ["path": frames])
+        }
         print(String(format: "%@: %d mattes, %.1f ms a frame", folder + "/", run.frames(of: "frames"),
                      Date().timeIntervalSince(t0) * 1000 / Double(max(1, run.frames(of: "frames")))))
     }

@@ -14,19 +14,16 @@ enum MovieTool {
         imageExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
-    /// Runs `nodes` (YAML node entries, indented two spaces, reading the frames from
-    /// `source.left`) on the movie at `path`, with a progress bar on `progressNode` when the
-    /// frame count is known. A file that is missing or not a movie throws a ``ToolError`` naming it.
-    static func run(_ path: String, nodes: String, name: String, progressNode: String, logger: Logger,
-                    quiet: Bool) throws -> ToolRun {
+    /// Runs the graph `name` on the movie at `path`: node `source` reads its frames (`source.left`),
+    /// `nodes` adds the rest; a progress bar on `progressNode` when the frame count is known. A
+    /// file that is missing or not a movie throws a ``ToolError`` naming it.
+    static func run(_ path: String, name: String, progressNode: String, logger: Logger, quiet: Bool,
+                    nodes: (inout GraphSpec) -> Void) throws -> ToolRun {
         let source = try describe(path)
-        let config = """
-            graph: \(name)
-            nodes:
-              source: { kind: file, path: \(ToolGraph.quote(path)), fps: \(source.fps) }
-            \(nodes)
-            """
-        return try ToolGraph.run(config, name: "\(name) \(path)", logger: logger, quiet: quiet,
+        var spec = GraphSpec(name: name)
+        spec.add("source", kind: "file", ["path": path, "fps": source.fps])
+        nodes(&spec)
+        return try ToolGraph.run(spec, logger: logger, quiet: quiet,
                                  progress: source.frames.map { (node: progressNode, total: $0) })
     }
 

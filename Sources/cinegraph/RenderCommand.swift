@@ -89,10 +89,10 @@ struct RenderCommand: ParsableCommand {
         request.focusDisparity = focus
         request.quality = quality
         request.preset = preset
-        let config = RenderGraph.config(request, header: header, first: first)
+        let spec = RenderGraph.spec(request, header: header, first: first)
         // The frame count, for the progress bar (the metadata track alone is quick to read).
         let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count
-        return try ToolGraph.run(config, name: "render", logger: logger, quiet: quiet,
+        return try ToolGraph.run(spec, logger: logger, quiet: quiet,
                                  progress: totalFrames.map { (node: RenderGraph.progressNode, total: $0) })
     }
 }

@@ -46,15 +46,14 @@ struct StabilizeCommand: ParsableCommand {
         let logger = try logging.bootstrap()
         try GStreamer.initialize()
         let source = try MovieTool.describe(input)
-        let quote = ToolGraph.quote
-        let config = """
-            graph: stabilize
-            nodes:
-              file: { kind: file, path: \(quote(input)), fps: \(source.fps) }
-              stabilizer: { kind: stabilizer, video: file.left, mode: \(mode), stereo-safe: \(stereoSafe)\(lookahead.map { ", lookahead: \($0)" } ?? "") }
-              movie: { kind: movie, video: stabilizer.stabilized-video, path: \(quote(output)), fps: \(source.fps), preset: \(preset), bitrate: \(bitrate), encoder: \(encoder) }
-            """
-        let run = try ToolGraph.run(config, name: "stabilize", logger: logger, quiet: quiet,
+        var spec = GraphSpec(name: "stabilize")
+        spec.add("file", kind: "file", ["path": input, "fps": source.fps])
+        var stabilizer: [String: any ParameterValue] = ["mode": mode, "stereo-safe": stereoSafe]
+        if let lookahead { stabilizer["lookahead"] = lookahead }
+        spec.add("stabilizer", kind: "stabilizer", inputs: ["video": "file.left"], stabilizer)
+        spec.add("movie", kind: "movie", inputs: ["video": "stabilizer.stabilized-video"],
+                 ["path": output, "fps": source.fps, "preset": preset, "bitrate": bitrate, "encoder": encoder])
+        let run = try ToolGraph.run(spec, logger: logger, quiet: quiet,
                                     progress: source.frames.map { (node: "movie", total: $0) })
         let frames = run.frames(of: "movie")
         printError(

@@ -20,17 +20,16 @@ struct ToolRun {
 }
 
 enum ToolGraph {
-    /// `text` as a double-quoted YAML scalar, for paths put into a generated config.
-    static func quote(_ text: String) -> String { RenderGraph.quote(text) }
-
-    /// Parses `config` with `overrides` (`node.key=value`; its errors are printed and end the command with status 1), runs it, and
-    /// shows progress: a bar when `progress` names the node whose frames count and how many
-    /// there are, else the status line. A failed run prints the summary table and exits 1.
-    static func run(_ config: String, name: String, overrides: [String] = [], logger: Logger, quiet: Bool,
+    /// Builds `spec` (a graph made in code, or a config's) with `overrides` (`node.key=value`;
+    /// its errors are printed and end the command with status 1), runs it, and shows progress: a
+    /// bar when `progress` names the node whose frames count and how many there are, else the
+    /// status line. A failed run prints the summary table and exits 1.
+    static func run(_ spec: GraphSpec, overrides: [String] = [], logger: Logger, quiet: Bool,
                     progress: (node: String, total: Int)?) throws -> ToolRun {
         let graph: Graph
         do {
-            graph = try Graph.parse(config, file: "<\(name)>", registry: NodeRegistry.standard().withViewfinder(), overrides: overrides, preflight: true)
+            graph = try Graph.build(spec, registry: NodeRegistry.standard().withViewfinder(), overrides: overrides,
+                                    preflight: true)
         } catch {
             printError("\(error)")
             throw ExitCode(1)

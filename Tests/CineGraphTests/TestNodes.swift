@@ -104,6 +104,7 @@ struct TextSink: Node {
     static let kind = "text-sink"
     static let summary = "Takes text."
     @Input("Text") var input: String
+    @Parameter(default: "", "Any text (a path, say)") var label: String
     mutating func process(_ ctx: inout NodeContext) throws {}
 }
 

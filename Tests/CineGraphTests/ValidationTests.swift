@@ -148,6 +148,29 @@ func errors(_ text: String, overrides: [String] = []) -> [ConfigError] {
         #expect(rows == rows.sorted { ["source", "processing", "output"].firstIndex(of: $0)! < ["source", "processing", "output"].firstIndex(of: $1)! })
     }
 
+    @Test func graphsBuiltInCodeTakeTypedValuesUnquotedAndGetTheSameChecks() throws {
+        // A path YAML would need quoted and escaped, a list, numbers and a flag: given as values.
+        var g = GraphSpec(name: "tool")
+        g.add("src", kind: "tick", ["count": 3, "live": false, "pace": 0.0])
+        g.add("dbl", kind: "doubler", inputs: ["input": "src.value"], ["factor": 2])
+        g.add("out", kind: "text-sink", inputs: ["input": "src.text"], ["label": #"a "quoted" \ path: [x]"#])
+        let graph = try Graph.build(g, registry: testRegistry(), overrides: ["src.count=5"])
+        #expect(graph.node(named: "src")?.parameterTexts["count"] == "5")
+        #expect(graph.node(named: "dbl")?.parameterTexts["factor"] == "2")
+        #expect(graph.node(named: "out")?.parameterTexts["label"] == #"a "quoted" \ path: [x]"#)
+        // Errors name the graph and the node's place, as a file's name its line.
+        var bad = GraphSpec(name: "tool")
+        bad.add("src", kind: "tick", ["count": -1])
+        bad.add("dbl", kind: "doubler", inputs: ["input": "src.valeu"])
+        do {
+            _ = try Graph.build(bad, registry: testRegistry())
+            Issue.record("built")
+        } catch let e as ConfigErrors {
+            #expect(e.errors.map(\.description).contains { $0.hasPrefix("<tool>:1:1: error: nodes.src.count:") }, "\(e)")
+            #expect(e.errors.contains { $0.location.line == 2 && $0.description.contains("did you mean 'src.value'?") }, "\(e)")
+        }
+    }
+
     @Test func aBareNodeNameTakesTheOutputNamedLikeTheInputElseAsksForOne() throws {
         let g = try Graph.parse("""
             nodes:
