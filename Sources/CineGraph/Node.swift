@@ -98,9 +98,12 @@ public struct NodeContext {
     var emittedInCall = false
     /// The running graph: send commands to other nodes, subscribe to events, read counters.
     public let graph: GraphControl
+    /// What ``pace(until:)`` waits on: the machine's clock in a graph, a manual one in the harness.
+    public let clock: any NodeClock
 
     init(nodeName: String, logger: Logger, pool: ImagePool, connectedOutputs: Set<String>, stopFlag: StopFlag,
-         events: EventHub, graph: GraphControl, emitter: @escaping (Timestamp) -> Void) {
+         events: EventHub, graph: GraphControl, clock: any NodeClock = SystemNodeClock(),
+         emitter: @escaping (Timestamp) -> Void) {
         self.nodeName = nodeName
         self.logger = logger
         self.pool = pool
@@ -108,6 +111,7 @@ public struct NodeContext {
         self.stopFlag = stopFlag
         self.events = events
         self.graph = graph
+        self.clock = clock
         self.emitter = emitter
     }
 
@@ -128,24 +132,20 @@ public struct NodeContext {
     /// For sources: there will be no more packets. `finish` follows.
     public mutating func endOfStream() { ended = true }
 
-    /// For live sources: sleeps until `time` has passed on the wall clock, counted from the first
+    /// For live sources: sleeps until `time` has passed on ``clock``, counted from the first
     /// call (so frames come out in real time). The wait does not count as processing time.
     /// Returns early when the graph is stopping.
     public mutating func pace(until time: Timestamp) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.nowNanoseconds
         guard let origin = paceOrigin else {
             paceOrigin = now &- UInt64(max(0, time.nanoseconds))
             return
         }
         let due = origin &+ UInt64(max(0, time.nanoseconds))
         guard due > now else { return }
-        var remaining = due - now
-        while remaining > 0 && !stopFlag.isSet {
-            let step = min(remaining, 50_000_000)
-            usleep(UInt32(step / 1000))
-            remaining -= step
-        }
-        idleNanoseconds += DispatchTime.now().uptimeNanoseconds - now
+        let stop = stopFlag
+        clock.sleep(until: due) { stop.isSet }
+        idleNanoseconds += clock.nowNanoseconds &- now
     }
 
     /// Whether the graph is draining (a signal or an error elsewhere): sources should end soon.

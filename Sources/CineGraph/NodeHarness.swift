@@ -19,8 +19,14 @@ public struct NodeHarness<N: Node> {
     private let collected = EventLog()
     private let emittedLog = EmitLog()
 
+    /// The clock the node paces by: manual, so a live source's `pace` returns at once with the
+    /// clock moved to the frame's instant (no test sleeps); advance it to simulate waiting.
+    public let clock: ManualNodeClock
+
     /// Creates the node and applies `parameters` (config text, parsed and range-checked).
-    public init(_ type: N.Type = N.self, parameters: [String: String] = [:], connectedOutputs: Set<String>? = nil) throws {
+    public init(_ type: N.Type = N.self, parameters: [String: String] = [:], connectedOutputs: Set<String>? = nil,
+                clock: ManualNodeClock = ManualNodeClock()) throws {
+        self.clock = clock
         node = N()
         slots = NodeSlots(of: node)
         for (name, text) in parameters {
@@ -39,7 +45,8 @@ public struct NodeHarness<N: Node> {
         let emitted = emittedLog
         context = NodeContext(nodeName: N.kind, logger: Logger(label: "harness.\(N.kind)"), pool: ImagePool(),
                               connectedOutputs: connectedOutputs ?? Set(slots.outputs.map(\.name)),
-                              stopFlag: StopFlag(), events: hub, graph: GraphControl(nodes: [], events: hub)) { t in
+                              stopFlag: StopFlag(), events: hub, graph: GraphControl(nodes: [], events: hub),
+                              clock: clock) { t in
             var out: [String: any Sendable] = [:]
             for slot in outputs { if let v = slot.take() { out[slot.name] = v } }
             emitted.append((t, out))
@@ -122,4 +129,10 @@ final class EventLog: @unchecked Sendable {
     private var list: [GraphEvent] = []
     func append(_ e: GraphEvent) { list.append(e) }
     var events: [GraphEvent] { list }
+}
+
+extension Dictionary where Key == String, Value == any Sendable {
+    /// The packet an output sent, by the port's handle rather than its name:
+    /// `try h.process(["video": frame])[h.instance.$out] as? Image`.
+    public subscript(_ port: Port) -> (any Sendable)? { self[port.name] }
 }

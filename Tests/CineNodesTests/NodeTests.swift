@@ -56,6 +56,24 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         #expect(pixelBytes(stereo.left) != pixelBytes(stereo.right))
     }
 
+    @Test func aLiveSourcePacesOnTheHarnessClockWithoutSleeping() throws {
+        // Live: 4 s of camera at 10 fps. On the harness's manual clock `pace` returns at once and
+        // the clock stands at each frame's instant.
+        var h = try NodeHarness(SyntheticCameraNode.self,
+                                parameters: ["size": "128x72", "fps": "10", "duration": "4s", "live": "true", "subjects": "0"])
+        try h.start()
+        var instants: [UInt64] = []
+        var lefts = 0
+        while !h.hasEnded {
+            let out = try h.process()
+            if out[h.instance.$left] is Image { lefts += 1 }  // the port's handle, not its name
+            instants.append(h.clock.nowNanoseconds)
+        }
+        #expect(lefts == 40)
+        #expect(instants.last == 3_900_000_000, "\(instants.suffix(3))")
+        #expect(zip(instants, instants.dropFirst()).allSatisfy { $1 - $0 == 100_000_000 || $1 == $0 })
+    }
+
     @Test func syntheticCameraRejectsOddSizes() {
         #expect(throws: ParameterError.self) { try NodeHarness(SyntheticCameraNode.self, parameters: ["size": "161x90"]) }
     }
