@@ -78,24 +78,26 @@ public struct AssetSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        let (frame, map, calibration) = (video, disparity, calibration)
-        var header = AssetHeader(referenceWidth: frame.width, referenceHeight: frame.height,
-                                 disparityWidth: map?.values.width, disparityHeight: map?.values.height,
+        let settings = self  // the writer is made from the parameters only on a take's first frame
+        guard let writer = try take.file(&ctx, template: path, open: { try settings.makeWriter(at: $0) }) else { return }
+        let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
+                                      sceneStatus: focus?.sceneStatuses.names ?? [])
+        try writer.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
+    }
+
+    /// A take's file at `path`, for frames like the current one.
+    private func makeWriter(at path: String) throws -> AssetWriter {
+        var header = AssetHeader(referenceWidth: video.width, referenceHeight: video.height,
+                                 disparityWidth: disparity?.values.width, disparityHeight: disparity?.values.height,
                                  fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
                                  baselineMetres: baseline > 0 ? baseline : nil)
+        if !calibration.isEmpty { try Self.apply(calibrationFile: calibration, to: &header) }
         var options = AssetWriter.Options()
         options.quality = quality.rawValue
         options.speedPreset = preset.rawValue
         options.audio = audio == "none" ? nil : audio
         options.audioChannels = audioChannels
-        let writer = try take.file(&ctx, template: path) { path in
-            if !calibration.isEmpty { try Self.apply(calibrationFile: calibration, to: &header) }
-            return try AssetWriter(path: path, header: header, options: options)
-        }
-        guard let writer else { return }
-        let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
-                                      sceneStatus: focus?.sceneStatuses.names ?? [])
-        try writer.append(video: frame, disparity: map, record: record, at: ctx.timestamp, pool: ctx.pool)
+        return try AssetWriter(path: path, header: header, options: options)
     }
 
     /// Stores the calibration's text in the header and fills in focal length and baseline where the

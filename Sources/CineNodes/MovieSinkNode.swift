@@ -61,7 +61,12 @@ public struct MovieSinkNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        let (frame, fps) = (video, fps)
+        let settings = self  // the recorder is made from the parameters only on a take's first frame
+        try take.file(&ctx, template: path) { try settings.makeRecorder(at: $0) }?.append(video, at: ctx.timestamp)
+    }
+
+    /// A take's file at `path`, for frames like the current one.
+    private func makeRecorder(at path: String) throws -> MovieRecorder {
         var options = MovieRecorder.Options()
         options.encoder = encoder
         options.speedPreset = preset.rawValue
@@ -70,11 +75,8 @@ public struct MovieSinkNode: Node {
         options.audioFile = audioFrom.isEmpty ? nil : audioFrom
         options.audioChannels = audioChannels
         options.bitDepth = bitDepth
-        let recorder = try take.file(&ctx, template: path) { path in
-            try MovieRecorder(path: path, width: frame.width, height: frame.height, fps: fps, format: frame.format,
-                              options: options)
-        }
-        try recorder?.append(frame, at: ctx.timestamp)
+        return try MovieRecorder(path: path, width: video.width, height: video.height, fps: fps, format: video.format,
+                                 options: options)
     }
 
     public mutating func finish(_ ctx: inout NodeContext) throws { try take.finish(&ctx) }
