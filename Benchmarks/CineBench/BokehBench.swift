@@ -36,9 +36,10 @@ func runBokehBench() throws {
                 settings.threads = threads
                 let renderer = BokehRenderer(settings: settings)
                 for _ in 0..<2 { _ = try renderer.render(left, disparity: map, focusDisparity: focus, fNumber: fNumber, pool: pool) }
-                let (median, mean) = try measure(frames) {
+                let seconds = try measure(frames) {
                     _ = try renderer.render(left, disparity: map, focusDisparity: focus, fNumber: fNumber, pool: pool)
                 }
+                let (median, mean) = (seconds.median * 1000, seconds.mean * 1000)
                 if threads == 2 && map.values.width == width { twoCoreStandard[fNumber] = median }
                 report("bokeh f/\(fNumber) \(threads) core\(threads == 1 ? "" : "s"), \(mapName): ms/frame",
                        String(format: "%.2f ms median (mean %.2f)", median, mean))
@@ -50,13 +51,14 @@ func runBokehBench() throws {
         settings.threads = 2
         let renderer = BokehRenderer(settings: settings)
         _ = try renderer.render(left, disparity: fullMap, focusDisparity: focus, fNumber: 1.4, pool: pool)
-        let (median, mean) = try measure(quality == .high ? 8 : frames) {
+        let seconds = try measure(quality == .high ? 8 : frames) {
             _ = try renderer.render(left, disparity: fullMap, focusDisparity: focus, fNumber: 1.4, pool: pool)
         }
+        let (median, mean) = (seconds.median * 1000, seconds.mean * 1000)
         report("bokeh f/1.4 2 cores, quality \(quality): ms/frame", String(format: "%.2f ms median (mean %.2f)", median, mean))
     }
     // The floor reference: OpenCV filter2D, disk of the same radius, same frame size.
-    let python = try capture("bash scripts/bench-venv.sh").trimmingCharacters(in: .whitespacesAndNewlines)
+    let python = try benchPython()
     let peer = try capture("\(python) Benchmarks/peers/bokeh_peer.py --radius \(maxRadius) --frames 5")
     for line in peer.split(separator: "\n") {
         let fields = Dictionary(uniqueKeysWithValues: line.split(separator: " ").compactMap { f -> (String, String)? in
@@ -98,33 +100,4 @@ func runBokehEdgeBench(python: String) throws {
         report("bokeh edge \(quality): blurred foreground spread, ours / reference", "\(f("foreground_spread_px")) / \(f("foreground_reference_spread_px")) px")
         report("bokeh edge \(quality): whole process (decode, render, encode)", "\(f("wall_s")) s")
     }
-}
-
-/// Times `body` `count` times; returns the median and mean in milliseconds. The median is
-/// what the report leads with: on a shared 2-core machine, other processes inflate the mean.
-private func measure(_ count: Int, _ body: () throws -> Void) rethrows -> (median: Double, mean: Double) {
-    var samples: [Double] = []
-    for _ in 0..<count { samples.append(try time(body) * 1000) }
-    samples.sort()
-    return (samples[count / 2], samples.reduce(0, +) / Double(count))
-}
-
-/// Runs a shell command and returns its standard output.
-func capture(_ command: String) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", command]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw BokehBenchError("peer command failed: \(command)") }
-    return String(decoding: data, as: UTF8.self)
-}
-
-/// A bench step that could not run.
-struct BokehBenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

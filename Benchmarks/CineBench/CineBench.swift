@@ -9,34 +9,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-
-func time(_ body: () throws -> Void) rethrows -> Double {
-    let t0 = now()
-    try body()
-    return now() - t0
-}
-
-/// Runs a shell command, returns wall seconds.
-func shell(_ command: String) throws -> Double {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", command + " > /dev/null 2>&1"]
-    let t0 = now()
-    try p.run()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw ControlError("peer command failed: \(command)") }
-    return now() - t0
-}
-
-/// Every figure reported so far, for the closing table of `make bench`.
-let reported = Mutex<[(name: String, value: String)]>([])
-
-func report(_ name: String, _ value: String) {
-    print(String(format: "%-58@ %@", name as NSString, value))
-    reported.withLock { $0.append((name, value)) }
-}
-
 /// The closing table of a full run: the whole graph's figures first (live fps and drops, CPU,
 /// memory, latency, render speed), then each issue's headline beside its peer.
 func printSummaryTable() {
@@ -64,127 +36,122 @@ func printSummaryTable() {
     }
 }
 
+/// The sections of `make bench`, in the order a full run takes them; `CineBench NAME` runs one.
+let benchSections: [(name: String, run: () throws -> Void)] = [
+    ("core", runCoreBench), ("disparity", runDisparityBench), ("bokeh", runBokehBench),
+    ("detector", runDetectorBench), ("tools", runToolsBench), ("stabilizer", runStabilizerBench),
+    ("focus", runFocusBench), ("render", runRenderBench), ("live", runLiveBench), ("viewfinder", runViewfinderBench),
+    ("latency", runLatencyBench), ("mono", runMonoBench), ("srt", runSRTBench), ("edit", runEditBench),
+]
+
 @main
 struct CineBench {
     static func main() throws {
         try GStreamer.initialize()
-        // `CineBench stabilizer`: that section alone.
-        if CommandLine.arguments.dropFirst().first == "stabilizer" { return try runStabilizerBench() }
-        if CommandLine.arguments.dropFirst().first == "focus" { return try runFocusBench() }  // `CineBench focus`
-        if CommandLine.arguments.dropFirst().first == "render" { return try runRenderBench() }  // `CineBench render`
-        if CommandLine.arguments.dropFirst().first == "viewfinder" { return try runViewfinderBench() }  // `CineBench viewfinder`
-        if CommandLine.arguments.dropFirst().first == "live" { return try runLiveBench() }  // `CineBench live`
-        if CommandLine.arguments.dropFirst().first == "disparity" { return try runDisparityBench() }  // `CineBench disparity`
-        if CommandLine.arguments.dropFirst().first == "detector" { return try runDetectorBench() }  // `CineBench detector`
+        let arguments = Array(CommandLine.arguments.dropFirst())
         // `CineBench tensors DIR PHOTO...`: the models' tensors for Benchmarks/detector/tensors.py.
-        if CommandLine.arguments.dropFirst().first == "tensors" { return try runTensorDump(Array(CommandLine.arguments.dropFirst(2))) }
-        if CommandLine.arguments.dropFirst().first == "latency" { return try runLatencyBench() }  // `CineBench latency`
-        if CommandLine.arguments.dropFirst().first == "bokeh" { return try runBokehBench() }  // `CineBench bokeh`
-        if CommandLine.arguments.dropFirst().first == "mono" { return try runMonoBench() }  // `CineBench mono`
-        if CommandLine.arguments.dropFirst().first == "edit" { return try runEditBench() }  // `CineBench edit`
-        if CommandLine.arguments.dropFirst().first == "srt" { return try runSRTBench() }  // `CineBench srt`
-        let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
-        print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
-
-        // 1. Runtime overhead per packet per edge: a source, a chain of pass-through nodes, a sink.
-        let registry = NodeRegistry()
-        registry.register(CountSource.self)
-        registry.register(PassThrough.self)
-        registry.register(Discard.self)
-        for (stages, count) in [(1, 200_000), (4, 100_000)] {
-            var text = "nodes:\n  n0: { kind: bench-source, count: \(count) }\n"
-            for s in 1...stages { text += "  n\(s): { kind: bench-pass, input: n\(s - 1) }\n" }
-            text += "  sink: { kind: bench-sink, input: n\(stages) }\n"
-            let g = try Graph.parse(text, registry: registry)
-            let edges = stages + 1
-            let t = try time { try GraphRunner(graph: g).run() }
-            report("runtime: µs per packet per edge (\(edges) edges)", String(format: "%.2f µs", t * 1e6 / Double(count * edges)))
-        }
-
-        // 2. Synthetic camera at 1080p: both views, with and without ground truth.
-        let scene = SyntheticScene(SyntheticScene.Configuration(width: 1920, height: 1080, fps: 30, seed: 1))
-        let pool = ImagePool()
-        for truth in [false, true] {
-            let n = 60
-            let t = time {
-                for i in 0..<n {
-                    let l = pool.makeImage(width: 1920, height: 1080, format: .i420)
-                    let r = pool.makeImage(width: 1920, height: 1080, format: .i420)
-                    let g = truth ? pool.makeImage(width: 1920, height: 1080, format: .float32) : nil
-                    scene.render(frame: i, left: l, right: r, groundTruth: g)
-                }
+        if arguments.first == "tensors" { return try runTensorDump(Array(arguments.dropFirst())) }
+        if let name = arguments.first {
+            guard let section = benchSections.first(where: { $0.name == name }) else {
+                throw BenchError("no section '\(name)'; sections: \(benchSections.map(\.name).joined(separator: ", ")), tensors")
             }
-            report("synthetic stereo 1080p\(truth ? " + ground truth" : ""): ms/frame",
-                   String(format: "%.2f ms (%.0f fps)", t * 1000 / Double(n), Double(n) / t))
+            return try section.run()
         }
-
-        // 3. Ingest: appsink into pooled images vs gst-launch to fakesink, same source.
-        let src = "videotestsrc num-buffers=\(frames) pattern=snow ! video/x-raw,format=I420,width=1920,height=1080,framerate=30/1"
-        let peerIngest = try shell("gst-launch-1.0 -q \(src) ! fakesink sync=false")
-        let ours = try time {
-            let p = try Pipeline("\(src) ! appsink name=sink sync=false max-buffers=4")
-            let reader = try AppSinkReader(pipeline: p, name: "sink", pool: ImagePool())
-            try p.play()
-            var n = 0
-            loop: while true {
-                switch try reader.next(timeout: 5) {
-                case .frame: n += 1
-                case .endOfStream: break loop
-                case .timeout: throw ControlError("ingest stalled after \(n) frames")
-                }
-            }
-            p.stop()
-        }
-        report("ingest 1080p I420: cinegraph appsink fps", String(format: "%.0f fps", Double(frames) / ours))
-        report("ingest 1080p I420: gst-launch fakesink fps", String(format: "%.0f fps", Double(frames) / peerIngest))
-        report("ingest ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerIngest / ours))
-
-        // 4. Egress: appsrc + x264 to fragmented MP4 vs gst-launch running the very same encoder,
-        // parser and muxer settings (taken from the recorder's own pipeline description).
-        let tmp = FileManager.default.temporaryDirectory.path
-        var options = MovieRecorder.Options()
-        options.speedPreset = "veryfast"
-        let probe = try MovieRecorder(path: "\(tmp)/bench-probe.mp4", width: 1920, height: 1080, fps: 30,
-                                      format: .i420, options: options)
-        let chain = probe.pipelineDescription.split(separator: "!", maxSplits: 1)[1]
-            .replacingOccurrences(of: "bench-probe.mp4", with: "bench-peer.mp4")
-        try? probe.finish(timeout: 5)
-        // A queue gives the peer the same two streaming threads (source, encoder) that ours has.
-        let peerEgress = try shell("gst-launch-1.0 -q \(src) ! queue !\(chain)")
-        print("  peer: gst-launch-1.0 \(src) ! queue !\(chain)")
-        // Ours pays both bridge crossings: videotestsrc → appsink → pooled Image → appsrc → x264.
-        var written = 0
-        let egress = try time {
-            let grab = try Pipeline("\(src) ! appsink name=sink sync=false max-buffers=4")
-            let reader = try AppSinkReader(pipeline: grab, name: "sink", pool: ImagePool())
-            try grab.play()
-            let rec = try MovieRecorder(path: "\(tmp)/bench-ours.mp4", width: 1920, height: 1080, fps: 30, format: .i420,
-                                        options: options)
-            while case .frame(let image, let t) = try reader.next(timeout: 5) {
-                try rec.append(image, at: t)
-                written += 1
-            }
-            grab.stop()
-            try rec.finish(timeout: 60)
-        }
-        report("egress 1080p x264 veryfast: cinegraph appsink→appsrc fps", String(format: "%.1f fps", Double(written) / egress))
-        report("egress 1080p x264 veryfast: gst-launch fps", String(format: "%.1f fps", Double(frames) / peerEgress))
-        report("egress ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerEgress / egress * Double(written) / Double(frames)))
-        let info = try MediaProbe.inspect(path: "\(tmp)/bench-ours.mp4")
-        report("egress check: frames in our file", "\(info.frameCount) of \(written)")
-
-        try runDisparityBench()
-        try runBokehBench()
-        try runDetectorBench()
-        try runStabilizerBench()
-        try runFocusBench()
-        try runRenderBench()
-        try runLiveBench()
-        try runViewfinderBench()
-        try runLatencyBench()
-        try runMonoBench()
-        try runSRTBench()
-        try runEditBench()
+        for section in benchSections { try section.run() }
         printSummaryTable()
     }
+}
+
+/// The runtime, the synthetic camera and the GStreamer bridge, each beside gst-launch-1.0 doing
+/// the same work.
+func runCoreBench() throws {
+    let frames = Int(ProcessInfo.processInfo.environment["BENCH_FRAMES"] ?? "") ?? 300
+    print("cinegraph bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(frames) frames at 1920x1080\n")
+
+    // 1. Runtime overhead per packet per edge: a source, a chain of pass-through nodes, a sink.
+    let registry = NodeRegistry()
+    registry.register(CountSource.self)
+    registry.register(PassThrough.self)
+    registry.register(Discard.self)
+    for (stages, count) in [(1, 200_000), (4, 100_000)] {
+        var text = "nodes:\n  n0: { kind: bench-source, count: \(count) }\n"
+        for s in 1...stages { text += "  n\(s): { kind: bench-pass, input: n\(s - 1) }\n" }
+        text += "  sink: { kind: bench-sink, input: n\(stages) }\n"
+        let g = try Graph.parse(text, registry: registry)
+        let edges = stages + 1
+        let t = try time { try GraphRunner(graph: g).run() }
+        report("runtime: µs per packet per edge (\(edges) edges)", String(format: "%.2f µs", t * 1e6 / Double(count * edges)))
+    }
+
+    // 2. Synthetic camera at 1080p: both views, with and without ground truth.
+    let scene = SyntheticScene(SyntheticScene.Configuration(width: 1920, height: 1080, fps: 30, seed: 1))
+    let pool = ImagePool()
+    for truth in [false, true] {
+        let n = 60
+        let t = time {
+            for i in 0..<n {
+                let l = pool.makeImage(width: 1920, height: 1080, format: .i420)
+                let r = pool.makeImage(width: 1920, height: 1080, format: .i420)
+                let g = truth ? pool.makeImage(width: 1920, height: 1080, format: .float32) : nil
+                scene.render(frame: i, left: l, right: r, groundTruth: g)
+            }
+        }
+        report("synthetic stereo 1080p\(truth ? " + ground truth" : ""): ms/frame",
+               String(format: "%.2f ms (%.0f fps)", t * 1000 / Double(n), Double(n) / t))
+    }
+
+    // 3. Ingest: appsink into pooled images vs gst-launch to fakesink, same source.
+    let src = "videotestsrc num-buffers=\(frames) pattern=snow ! video/x-raw,format=I420,width=1920,height=1080,framerate=30/1"
+    let peerIngest = try shell("gst-launch-1.0 -q \(src) ! fakesink sync=false")
+    let ours = try time {
+        let p = try Pipeline("\(src) ! appsink name=sink sync=false max-buffers=4")
+        let reader = try AppSinkReader(pipeline: p, name: "sink", pool: ImagePool())
+        try p.play()
+        var n = 0
+        loop: while true {
+            switch try reader.next(timeout: 5) {
+            case .frame: n += 1
+            case .endOfStream: break loop
+            case .timeout: throw BenchError("ingest stalled after \(n) frames")
+            }
+        }
+        p.stop()
+    }
+    report("ingest 1080p I420: cinegraph appsink fps", String(format: "%.0f fps", Double(frames) / ours))
+    report("ingest 1080p I420: gst-launch fakesink fps", String(format: "%.0f fps", Double(frames) / peerIngest))
+    report("ingest ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerIngest / ours))
+
+    // 4. Egress: appsrc + x264 to fragmented MP4 vs gst-launch running the very same encoder,
+    // parser and muxer settings (taken from the recorder's own pipeline description).
+    let tmp = FileManager.default.temporaryDirectory.path
+    var options = MovieRecorder.Options()
+    options.speedPreset = "veryfast"
+    let probe = try MovieRecorder(path: "\(tmp)/bench-probe.mp4", width: 1920, height: 1080, fps: 30,
+                                  format: .i420, options: options)
+    let chain = probe.pipelineDescription.split(separator: "!", maxSplits: 1)[1]
+        .replacingOccurrences(of: "bench-probe.mp4", with: "bench-peer.mp4")
+    try? probe.finish(timeout: 5)
+    // A queue gives the peer the same two streaming threads (source, encoder) that ours has.
+    let peerEgress = try shell("gst-launch-1.0 -q \(src) ! queue !\(chain)")
+    print("  peer: gst-launch-1.0 \(src) ! queue !\(chain)")
+    // Ours pays both bridge crossings: videotestsrc → appsink → pooled Image → appsrc → x264.
+    var written = 0
+    let egress = try time {
+        let grab = try Pipeline("\(src) ! appsink name=sink sync=false max-buffers=4")
+        let reader = try AppSinkReader(pipeline: grab, name: "sink", pool: ImagePool())
+        try grab.play()
+        let rec = try MovieRecorder(path: "\(tmp)/bench-ours.mp4", width: 1920, height: 1080, fps: 30, format: .i420,
+                                    options: options)
+        while case .frame(let image, let t) = try reader.next(timeout: 5) {
+            try rec.append(image, at: t)
+            written += 1
+        }
+        grab.stop()
+        try rec.finish(timeout: 60)
+    }
+    report("egress 1080p x264 veryfast: cinegraph appsink→appsrc fps", String(format: "%.1f fps", Double(written) / egress))
+    report("egress 1080p x264 veryfast: gst-launch fps", String(format: "%.1f fps", Double(frames) / peerEgress))
+    report("egress ratio (cinegraph / gst-launch, aim ≥ 0.9)", String(format: "%.2f", peerEgress / egress * Double(written) / Double(frames)))
+    let info = try MediaProbe.inspect(path: "\(tmp)/bench-ours.mp4")
+    report("egress check: frames in our file", "\(info.frameCount) of \(written)")
 }

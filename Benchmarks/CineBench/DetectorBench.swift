@@ -33,12 +33,6 @@ private func matches(_ a: [CascadeRect], _ b: [CascadeRect]) -> Int {
     return ua.count
 }
 
-private func medianTime(runs: Int, _ body: () throws -> Void) rethrows -> Double {
-    var t: [Double] = []
-    for _ in 0..<runs { t.append(try time(body)) }
-    return t.sorted()[t.count / 2]
-}
-
 func runDetectorBench() throws {
     print("\ndetector — cinegraph cascades vs OpenCV CascadeClassifier.detectMultiScale, same images, XML, parameters")
     let runs = Int(ProcessInfo.processInfo.environment["BENCH_DETECTOR_RUNS"] ?? "") ?? 3
@@ -72,22 +66,16 @@ func runDetectorBench() throws {
     // The peer first (its own process), then ours, in the same run.
     var peer: [String: (ms: Double, rects: [CascadeRect])] = [:]
     do {
-        let venv = Process()
-        venv.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let out = Pipe()
-        venv.arguments = ["-c", "py=$(scripts/bench-venv.sh) && \"$py\" Benchmarks/peers/detector_peer.py \(manifestPath)"]
-        venv.standardOutput = out
-        try venv.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        venv.waitUntilExit()
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        let data = try capture("\(try benchPython()) Benchmarks/peers/detector_peer.py \(manifestPath)")
+        for line in data.split(separator: "\n") {
             guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let image = o["image"] as? String, let xml = o["cascade"] as? String, let threads = o["threads"] as? Int,
                   let ms = o["ms"] as? Double, let rects = o["rects"] as? [[Int]] else { continue }
             peer["\(image)|\(xml)|\(threads)"] = (ms, rects.map { CascadeRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) })
         }
+    } catch {
+        print("  peer unavailable (\(error)); showing cinegraph only")
     }
-    if peer.isEmpty { print("  peer unavailable (scripts/bench-venv.sh failed); showing cinegraph only") }
 
     for xml in cascades {
         let detector = CascadeDetector(try CascadeClassifier(contentsOf: xml))
@@ -100,7 +88,7 @@ func runDetectorBench() throws {
                 for (name, img) in images where name.contains(" \(size) ") {
                     var rects: [CascadeRect] = []
                     _ = try detector.detect(in: img, parameters: p)  // warm-up
-                    oursMs += try medianTime(runs: runs) { rects = try detector.detect(in: img, parameters: p) } * 1000
+                    oursMs += try measure(runs) { rects = try detector.detect(in: img, parameters: p) }.median * 1000
                     if let ref = peer["\(name)|\(xml)|\(threads)"] {
                         peerMs += ref.ms
                         matched += matches(rects, ref.rects)

@@ -57,7 +57,6 @@ private func syntheticPair(_ name: String, width: Int, height: Int, disparities:
     return BenchPair(name: name, left: grayCopy(l), right: grayCopy(r), truth: t, disparities: disparities)
 }
 
-private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 func runDisparityBench() throws {
     print("\ndisparity — cinegraph census+SGM (5 paths) vs OpenCV StereoSGBM, same PNGs, same range")
@@ -111,17 +110,7 @@ func runDisparityBench() throws {
     var python: String?
     var peerNote: String?
     do {
-        let venv = Process()
-        venv.executableURL = URL(fileURLWithPath: "/bin/bash")
-        venv.arguments = ["scripts/bench-venv.sh"]
-        let venvOut = Pipe()
-        venv.standardOutput = venvOut
-        try venv.run()
-        let path = String(decoding: venvOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        venv.waitUntilExit()
-        guard venv.terminationStatus == 0, !path.isEmpty else { throw ControlError("scripts/bench-venv.sh failed") }
-        python = path
+        python = try benchPython()
     } catch {
         peerNote = "OpenCV peer unavailable: \(error)"
     }
@@ -149,18 +138,8 @@ func runDisparityBench() throws {
         // The peer, on the same PNGs, right after.
         guard let python, peerNote == nil else { continue }
         do {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: python)
-            p.arguments = ["Benchmarks/peers/disparity_peer.py", "\(dir)/manifest\(i).json"]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            guard p.terminationStatus == 0 else {
-                throw ControlError("disparity_peer.py exited with \(p.terminationStatus)")
-            }
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let data = try capture("\(python) Benchmarks/peers/disparity_peer.py \(dir)/manifest\(i).json")
+            for line in data.split(separator: "\n") {
                 guard let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                     let name = o["pair"] as? String, let mode = o["mode"] as? String,
                     let threads = o["threads"] as? Int, let ms = o["ms"] as? Double, let bad2 = o["bad2"] as? Double,

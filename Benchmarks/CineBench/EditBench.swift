@@ -1,11 +1,9 @@
 // CineBench edit: the editor as its user meets it — `cinegraph edit` on a 30 s 1080p30 take,
 // frames fetched over HTTP as the page fetches them: seek-to-frame latency (random frames,
 // seeded) and preview playback rate; the peer is ffmpeg extracting one frame at a time.
+import CineViewfinder
 import CineVision
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 func runEditBench() throws {
     print("\nedit — `cinegraph edit` on a 30 s 1080p30 take (synthetic camera), frames over HTTP")
@@ -36,29 +34,23 @@ func runEditBench() throws {
     var line = ""
     while !line.contains("\n") {
         let chunk = out.fileHandleForReading.availableData
-        if chunk.isEmpty { throw BokehBenchError("cinegraph edit printed no address") }
+        if chunk.isEmpty { throw BenchError("cinegraph edit printed no address") }
         line += String(decoding: chunk, as: UTF8.self)
     }
     let first = line.split(separator: "\n").first ?? ""
     guard let url = first.split(separator: " ").last(where: { $0.hasPrefix("http") }).map({ String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
-    else { throw BokehBenchError("no address in: \(line)") }
+    else { throw BenchError("no address in: \(line)") }
 
     func get(_ path: String) throws -> Double {
-        let started = Date()
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var failure: String?
-        URLSession.shared.dataTask(with: URL(string: url + path)!) { data, response, error in
-            if let error { failure = "\(error)" } else if (response as? HTTPURLResponse)?.statusCode != 200 || (data?.count ?? 0) < 1000 {
-                failure = "HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0)"
-            }
-            done.signal()
-        }.resume()
-        done.wait()
-        if let failure { throw BokehBenchError("\(path): \(failure)") }
-        return Date().timeIntervalSince(started) * 1000
+        let started = now()
+        let reply = try HTTPExchange(method: "GET", url: URL(string: url + path)!).send(timeout: 30)
+        guard reply.status == 200, reply.body.count >= 1000 else {
+            throw BenchError("\(path): HTTP \(reply.status), \(reply.body.count) bytes")
+        }
+        return (now() - started) * 1000
     }
     _ = try get("api/frame?index=0")
-    var rng = SceneRandom(seed: 7)
+    var rng = SeededRandom(seed: 7)
     let frames = (0..<100).map { _ in rng.index(below: 900) }
     let measured = try frames.map { try get("api/frame?index=\($0)") }
     if ProcessInfo.processInfo.environment["BENCH_EDIT_DETAIL"] != nil {

@@ -49,7 +49,7 @@ func runFocusBench() throws {
                     if i % 900 == 450 { try engine.focus(onDetection: 2, strong: i % 1800 == 450) }
                 }
             }
-            guard emitted > 0 else { throw ControlError("the engine emitted nothing") }
+            guard emitted > 0 else { throw BenchError("the engine emitted nothing") }
             decisions = engine.script.decisions.count
             best = min(best, t)
         }

@@ -86,7 +86,7 @@ func runLatencyBench() throws {
     guard let address = url.withLock({ $0 }), let port = URL(string: address)?.port else {
         runner.drain()
         _ = runner.wait()
-        throw ControlError("the viewfinder did not start")
+        throw BenchError("the viewfinder did not start")
     }
     let viewer = BenchViewer(port: port)
     Thread.sleep(forTimeInterval: 1)
@@ -95,8 +95,8 @@ func runLatencyBench() throws {
     let f0 = viewer.frames.load(ordering: .relaxed)
     // Where the latency builds up: every 50 ms, how far each node's newest frame trails the camera's.
     var lags: [String: [Double]] = [:]
-    let end = Date().addingTimeInterval(seconds)
-    while Date() < end {
+    let end = now() + seconds
+    while now() < end {
         Thread.sleep(forTimeInterval: 0.05)
         let s = runner.summary()
         guard let head = s.nodes.first(where: { $0.name == "camera" })?.lastTimestamp else { continue }
@@ -124,7 +124,7 @@ func runLatencyBench() throws {
         report("  \(name) trails the camera: p50 / p99", String(format: "%.0f / %.0f ms", v[v.count / 2], v[min(v.count - 1, v.count * 99 / 100)]))
     }
     let sorted = latencies.withLock { $0 }.sorted()
-    guard !sorted.isEmpty else { throw ControlError("no frame reached the viewer") }
+    guard !sorted.isEmpty else { throw BenchError("no frame reached the viewer") }
     func at(_ p: Int) -> Double { sorted[min(sorted.count - 1, sorted.count * p / 100)] }
     report(
         "capture → WebSocket send: p50 / p95 / p99 / max (aim ≤ 100 / – / ≤ 150)",

@@ -61,7 +61,7 @@ func runMonoBench() throws {
     report("virtual webcam: CPU, cores on average (aim <= 1; synthetic camera included)", v["cpu_cores"] ?? "?")
 
     // The peer, same machine, same run: MediaPipe's Python selfie segmentation + an OpenCV blur.
-    let python = try capture("scripts/bench-venv.sh").trimmingCharacters(in: .whitespacesAndNewlines)
+    let python = try benchPython()
     let clip = FileManager.default.temporaryDirectory.appendingPathComponent("cinegraph-bench-mono-\(getpid()).mp4").path
     defer { try? FileManager.default.removeItem(atPath: clip) }
     _ = try capture(".build/release/cinegraph run graphs/record.conf --set camera.size=1280x720 --set camera.live=false --duration 5s --set movie.path=\(clip) --quiet")
@@ -97,7 +97,7 @@ private func runVirtualCameraLatency(seconds: Double) throws {
     let sorted = virtualCameraLatencies.withLock { $0 }.sorted()
     runner.drain()
     let summary = runner.wait()
-    guard !sorted.isEmpty else { throw ControlError("no frame reached the virtual camera") }
+    guard !sorted.isEmpty else { throw BenchError("no frame reached the virtual camera") }
     func at(_ p: Int) -> Double { sorted[min(sorted.count - 1, sorted.count * p / 100)] }
     let call = summary.nodes.first { $0.name == "call" }
     report("virtual webcam: capture → virtual camera p50 / p95 / max (aim p50 ≤ 50 ms)",

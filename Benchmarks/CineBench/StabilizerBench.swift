@@ -225,7 +225,7 @@ private func writeLossless(_ clip: ShakyBenchClip) throws {
     }
     writer.endOfStream()
     guard try pipeline.waitForEndOfStream(timeout: 120) else {
-        throw ControlError("writing \(clip.path) did not finish")
+        throw BenchError("writing \(clip.path) did not finish")
     }
     pipeline.stop()
 }
@@ -254,7 +254,7 @@ private func decodeLoop(_ path: String, _ body: (Image) throws -> Void) throws -
             try body(image)
             n += 1
         case .endOfStream: break loop
-        case .timeout: throw ControlError("decoding \(path) stalled after \(n) frames")
+        case .timeout: throw BenchError("decoding \(path) stalled after \(n) frames")
         }
     }
     return n

@@ -42,7 +42,7 @@ private func fillUnit(_ input: UnsafeMutableBufferPointer<Float>, from photo: Im
 
 func runTensorDump(_ arguments: [String]) throws {
     guard let dir = arguments.first, arguments.count >= 2 else {
-        throw ControlError("usage: CineBench tensors DIR PHOTO...")
+        throw BenchError("usage: CineBench tensors DIR PHOTO...")
     }
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     var manifest: [[String: Any]] = []

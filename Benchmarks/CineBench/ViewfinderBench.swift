@@ -74,7 +74,7 @@ final class BenchViewer: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard ok == 0 else { throw ControlError("cannot connect to the viewfinder") }
+        guard ok == 0 else { throw BenchError("cannot connect to the viewfinder") }
         try write(
             fd,
             Array(
@@ -83,7 +83,7 @@ final class BenchViewer: @unchecked Sendable {
                     .utf8))
         var head: [UInt8] = []
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) { head += try read(fd, 1) }
-        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw ControlError("no upgrade") }
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw BenchError("no upgrade") }
         let next: [UInt8] =
             [0x81, 0x84, 1, 2, 3, 4] + zip(Array("next".utf8), [1, 2, 3, 4] as [UInt8]).map { $0 ^ $1 }
         while !stopFlag.load(ordering: .relaxed) {
@@ -107,7 +107,7 @@ final class BenchViewer: @unchecked Sendable {
 
     private func write(_ fd: Int32, _ data: [UInt8]) throws {
         guard data.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == data.count else {
-            throw ControlError("send failed")
+            throw BenchError("send failed")
         }
     }
 
@@ -116,7 +116,7 @@ final class BenchViewer: @unchecked Sendable {
         var got = 0
         while got < count {
             let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
-            guard n > 0 else { throw ControlError("connection closed") }
+            guard n > 0 else { throw BenchError("connection closed") }
             got += n
         }
         return out
@@ -189,7 +189,7 @@ func runViewfinderBench() throws {
     }
     Thread.sleep(forTimeInterval: 3)  // warm up: encoder start, first frames
     guard let address = url.withLock({ $0 }), let port = URL(string: address)?.port else {
-        throw ControlError("the viewfinder did not start")
+        throw BenchError("the viewfinder did not start")
     }
     var a = counters()
     Thread.sleep(forTimeInterval: phase)

@@ -88,14 +88,15 @@ public final class TakePreview: Sendable {
         }
     }
 
-    /// The disparity (full-resolution pixels) at normalised point (`x`, `y`) of frame `index`,
-    /// `nil` where the map has no valid sample.
+    /// The disparity (full-resolution pixels) a tap at normalised point (`x`, `y`) of frame
+    /// `index` means — the same robust lookup as a live tap — `nil` where the map has no valid
+    /// sample near it.
     public func disparity(index: Int, x: Double, y: Double) throws -> Double? {
         try state.withLock { s throws -> Double? in
             let entry = try Self.entry(index, &s, header: header, size: (width, height), resizer: resizer)
             let map = DisparityMap(quantized: entry.disparity, scale: header.disparityScale,
                                    referenceWidth: header.referenceWidth, referenceHeight: header.referenceHeight)
-            return map.disparity(atNormalized: x, y).map(Double.init)
+            return map.robustDisparity(at: NormalizedPoint(x: x, y: y))
         }
     }
 

@@ -30,6 +30,12 @@ public enum PluginLoader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ControlError("plugin library '\(path)' does not exist")
         }
+        guard hostSharesSwiftRuntime else {
+            throw ControlError(
+                "cannot load plugin '\(path)': this cinegraph has the Swift runtime linked into it (make release builds "
+                    + "it so, to start fast), and a plugin needs the shared one; build cinegraph with `swift build` "
+                    + "(or `swift build -c release`) and the plugin against that build (docs/embedding.md)")
+        }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL) else {
             throw ControlError("cannot load plugin '\(path)': \(String(cString: dlerror()))")
         }
@@ -39,5 +45,15 @@ public enum PluginLoader {
         typealias Register = @convention(c) (UnsafeMutableRawPointer) -> Void
         let register = unsafeBitCast(symbol, to: Register.self)
         register(Unmanaged.passUnretained(registry).toOpaque())
+    }
+
+    /// Whether this process runs the Swift runtime from its shared library — the one a plugin
+    /// links to. A cinegraph linked with `--static-swift-stdlib` (what `make release` builds, so
+    /// every tool starts in milliseconds) keeps its runtime private, and a plugin would bring a
+    /// second one.
+    public static var hostSharesSwiftRuntime: Bool {
+        guard let handle = dlopen("libswiftCore.so", RTLD_NOW | RTLD_NOLOAD) else { return false }
+        dlclose(handle)
+        return true
     }
 }

@@ -97,7 +97,7 @@ public struct BokehNode: Node {
             focusDisparity = self.focusDisparity
             fNumber = aperture
         } else {
-            focusDisparity = Double(map.disparity(atNormalized: 0.5, 0.5) ?? 0)
+            focusDisparity = map.robustDisparity(at: NormalizedPoint(x: 0.5, y: 0.5)) ?? 0
             fNumber = aperture
         }
         // A refused frame throws the renderer's BokehError; the runtime names node, frame and time.

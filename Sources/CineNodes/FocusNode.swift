@@ -115,7 +115,7 @@ public struct FocusNode: Node {
             postedStatuses = statuses
         }
         sceneHistory.append((ctx.timestamp, statuses))
-        let centre = disparity.flatMap { Self.robustDisparity($0, x: 0.5, y: 0.5) }
+        let centre = disparity?.robustDisparity(at: NormalizedPoint(x: 0.5, y: 0.5))
         let out = engine.ingest(time: ctx.timestamp, detections: frame, sceneDisparity: centre)
         if let o = out.last {
             var state = o.focus
@@ -197,7 +197,7 @@ public struct FocusNode: Node {
         guard let map = lastMap else {
             throw NodeCommandError("\(command): no disparity yet (connect the disparity input)")
         }
-        guard let d = Self.robustDisparity(map, x: p.x, y: p.y) else {
+        guard let d = map.robustDisparity(at: p) else {
             throw NodeCommandError("\(command): no valid disparity at \(p)")
         }
         return d
@@ -234,19 +234,4 @@ public struct FocusNode: Node {
     }
 
     private static func rounded(_ d: Double) -> Double { (d * 10).rounded() / 10 }
-
-    /// The median of the valid disparities on a 5×5 grid 2 % of the frame wide around (x, y).
-    static func robustDisparity(_ map: DisparityMap, x: Double, y: Double) -> Double? {
-        var samples: [Float] = []
-        samples.reserveCapacity(25)
-        for j in -2...2 {
-            for i in -2...2 {
-                let sx = min(1, max(0, x + Double(i) * 0.005)), sy = min(1, max(0, y + Double(j) * 0.005))
-                if let v = map.disparity(atNormalized: sx, sy), v > 0 { samples.append(v) }
-            }
-        }
-        guard !samples.isEmpty else { return nil }
-        samples.sort()
-        return Double(samples[samples.count / 2])
-    }
 }

@@ -1,10 +1,9 @@
 // `cinegraph control`: steer a running graph through its viewfinder's control API — the same
 // JSON over HTTP the web page and embedders use (docs/control.md).
 import ArgumentParser
+import CineMedia
+import CineViewfinder
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 struct ControlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,26 +41,24 @@ struct ControlCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the answer.") var timeout: Double = 10
 
     func run() throws {
-        guard let base = URL(string: url), let scheme = base.scheme, ["http", "https"].contains(scheme),
-            base.host != nil
+        guard let base = URL(string: url), base.scheme == "http", base.host != nil
         else { throw ValidationError("URL must look like http://127.0.0.1:8080/") }
         let (method, path, body) = try request()
-        var r = URLRequest(url: URL(string: path, relativeTo: base)!)
-        r.httpMethod = method
-        r.timeoutInterval = timeout
+        var exchange = HTTPExchange(method: method, url: URL(string: path, relativeTo: base)!.absoluteURL)
         if let secret = token ?? ProcessInfo.processInfo.environment["CINEGRAPH_TOKEN"], !secret.isEmpty {
-            r.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
+            exchange.headers.append(("Authorization", "Bearer \(secret)"))
         }
         if let body {
-            r.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-            r.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            exchange.body = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+            exchange.headers.append(("Content-Type", "application/json"))
         }
-        let reply = Self.send(r, timeout: timeout + 1)
+        let reply = Result { try exchange.send(timeout: timeout) }
         switch reply {
         case .failure(let error):
-            printError("error: cannot reach \(url): \(error.localizedDescription)")
+            printError("error: cannot reach \(url): \(error)")
             throw ExitCode(2)
-        case .success(let (status, data)):
+        case .success(let answer):
+            let (status, data) = (answer.status, answer.body)
             let json = try? JSONSerialization.jsonObject(with: data)
             guard (200..<300).contains(status) else {
                 let message = (json as? [String: Any])?["error"] as? String ?? String(decoding: data, as: UTF8.self)
@@ -84,11 +81,10 @@ struct ControlCommand: ParsableCommand {
     func request() throws -> (String, String, [String: Any]?) {
         func pointValue() throws -> [Double] {
             guard let point else { throw ValidationError("\(command) needs --point X,Y (normalised 0...1)") }
-            let parts = point.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else {
+            guard let p = NormalizedPoint(parsing: point), p.isInsideFrame else {
                 throw ValidationError("--point must be X,Y with both in 0...1, e.g. 0.4,0.5")
             }
-            return parts
+            return [p.x, p.y]
         }
         func noValue() throws {
             if let value { throw ValidationError("\(command) takes no value ('\(value)')") }
@@ -127,24 +123,5 @@ struct ControlCommand: ParsableCommand {
             try noValue()
             return ("GET", "/api/\(command.rawValue)", nil)
         }
-    }
-
-    /// Sends `request` and waits for the status and body.
-    static func send(_ request: URLRequest, timeout: Double) -> Result<(Int, Data), any Error> {
-        final class Box: @unchecked Sendable {
-            var result: Result<(Int, Data), any Error> = .failure(URLError(.timedOut))
-        }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error {
-                box.result = .failure(error)
-            } else {
-                box.result = .success(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
-            }
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + timeout)
-        return box.result
     }
 }

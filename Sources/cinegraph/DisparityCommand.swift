@@ -5,6 +5,7 @@ import CineGStreamer
 import CineMedia
 import CineVision
 import Foundation
+import Synchronization
 
 struct DisparityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,10 +40,18 @@ struct DisparityCommand: ParsableCommand {
             throw ValidationError("--calibration takes one file, or two ROS camera_info files")
         }
         guard paths == 3 || paths == 5 else { throw ValidationError("--paths must be 3 or 5, got \(paths)") }
-        var l = try ImageFile.read(left, as: .gray8), r = try ImageFile.read(right, as: .gray8)
+        // The two views decode at once, one per core.
+        let views = Mutex<[Result<Image, any Error>?]>([nil, nil])
+        let files = [left, right]
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let result = Result { try ImageFile.read(files[i], as: .gray8) }
+            views.withLock { $0[i] = result }
+        }
+        let decoded = views.withLock { $0 }
+        var l = try decoded[0]!.get(), r = try decoded[1]!.get()
         if !calibration.isEmpty {
             guard l.width == r.width && l.height == r.height else {
-                throw DisparityToolError("\(left) is \(l.width)x\(l.height) but \(right) is \(r.width)x\(r.height)")
+                throw ToolError("\(left) is \(l.width)x\(l.height) but \(right) is \(r.width)x\(r.height)")
             }
             do {
                 let c =
@@ -56,7 +65,7 @@ struct DisparityCommand: ParsableCommand {
                 .rectify(StereoFrame(left: l, right: r))
                 (l, r) = (rectified.left, rectified.right)
             } catch {
-                throw DisparityToolError("\(error)")
+                throw ToolError("\(error)")
             }
         }
         var c = StereoMatcher.Configuration(
@@ -71,12 +80,12 @@ struct DisparityCommand: ParsableCommand {
             printError(
                 String(format: "disparity: %dx%d, %.0f ms", l.width, l.height, Date().timeIntervalSince(t0) * 1000))
         } catch {
-            throw DisparityToolError("\(left), \(right): \(error)")
+            throw ToolError("\(left), \(right): \(error)")
         }
         do {
             try PortableFloatMap(values: map.values).write(to: output)
         } catch {
-            throw DisparityToolError("\(error)")
+            throw ToolError("\(error)")
         }
         if let preview { try Self.writePreview(map.values, maxDisparity: Float(maxDisparity), to: preview) }
     }
@@ -105,10 +114,4 @@ struct DisparityCommand: ParsableCommand {
         func c(_ x: Float, _ y: Float) -> UInt8 { UInt8(max(0, min(255, (x + (y - x) * u) * 255))) }
         return (c(a.0, b.0), c(a.1, b.1), c(a.2, b.2))
     }
-}
-
-/// A failure of `cinegraph disparity` that is about the inputs, not the command line (no usage text).
-struct DisparityToolError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

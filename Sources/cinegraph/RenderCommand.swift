@@ -54,18 +54,17 @@ struct RenderCommand: ParsableCommand {
         }
         var focus = focusDisparity
         if let focusPoint {
-            let parts = focusPoint.split(separator: ",").compactMap { Double($0) }
-            guard parts.count == 2, (0...1).contains(parts[0]), (0...1).contains(parts[1]) else {
+            guard let point = NormalizedPoint(parsing: focusPoint), point.isInsideFrame else {
                 throw ValidationError("--focus-point takes x,y in 0…1, got '\(focusPoint)'")
             }
             let track = try AssetTrackReader(path: asset, track: .disparity)
-            guard let (samples, _) = try track.nextImage() else { throw ValidationError("\(asset): empty disparity track") }
+            guard let (samples, _) = try track.nextImage() else { throw ToolError("\(asset): empty disparity track") }
             let map = DisparityMap(quantized: samples, scale: header.disparityScale, referenceWidth: header.referenceWidth,
                                    referenceHeight: header.referenceHeight)
-            guard let d = map.disparity(atNormalized: parts[0], parts[1]) else {
-                throw ValidationError("no valid disparity at \(focusPoint) in the first frame")
+            guard let d = map.robustDisparity(at: point) else {
+                throw ToolError("\(asset): no valid disparity at \(point) in the first frame")
             }
-            focus = Double(d)
+            focus = d
         }
         let run = try Self.render(asset: asset, header: header, first: first, to: output, aperture: aperture,
                                   changes: changes, focusDisparity: focus, quality: quality, preset: preset,

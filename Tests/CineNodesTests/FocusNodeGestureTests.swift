@@ -183,14 +183,16 @@ private let person: Detections = [
         for _ in 0..<100 where ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0 {
             try await Task.sleep(for: .milliseconds(50))
         }
-        for (name, args) in [
-            ("tap", ["point": "7,7"]), ("focus", ["id": "12345"]), ("aperture", ["value": "0.5"]), ("zoom", [:]),
+        // Each refusal names what was wrong with the command.
+        for (name, args, named) in [
+            ("tap", ["point": "7,7"], "7,7"), ("focus", ["id": "12345"], "12345"), ("aperture", ["value": "0.5"], "0.5"),
+            ("zoom", [:], "zoom"),
         ] {
             do {
                 _ = try await runner.send(.command(NodeCommand(name, arguments: args)), to: "focus")
                 Issue.record("\(name): no error")
             } catch {
-                #expect(!"\(error)".isEmpty)
+                #expect("\(error)".contains(named), "\(name): \(error)")
             }
         }
         #expect(

@@ -129,7 +129,7 @@ import Testing
         let n = min(60, s.frameCount)
         var reference: [[UInt8]] = []
         for i in 0..<n { reference.append(try straight.jpeg(index: i, focusDisparity: s.focus[i].disparity, fNumber: 2.8)) }
-        var rng = SceneRandom(seed: 11)
+        var rng = SeededRandom(seed: 11)
         for i in rng.permutation(of: n) {
             let jpeg = try jumping.jpeg(index: i, focusDisparity: s.focus[i].disparity, fNumber: 2.8)
             #expect(jpeg == reference[i], "frame \(i) reached by seeking differs from the straight read")

@@ -129,8 +129,8 @@ struct TrackerTests {
         }
         let map = DisparityMap(values: img, referenceWidth: 40, referenceHeight: 40)
         let box = NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
-        #expect(ObjectTracker.robustDisparity(in: box, map: map, previous: 10) == 10)
-        #expect(ObjectTracker.robustDisparity(in: box, map: map, previous: nil) == 30)
+        #expect(map.robustDisparity(in: box, previous: 10) == 10)
+        #expect(map.robustDisparity(in: box, previous: nil) == 30)
     }
 
     @Test func testSalientObjectIsTheSubjectUnderThePoint() throws {
@@ -174,11 +174,8 @@ struct TrackerTests {
     }
 
     @Test func matchesBruteForceOnRandomMatrices() {
-        var seed: UInt64 = 12345
-        func next() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 12345)
+        func next() -> Double { random.unit() }
         func permutations(_ n: Int) -> [[Int]] {
             if n == 0 { return [[]] }
             return permutations(n - 1).flatMap { p in (0...p.count).map { var q = p; q.insert(n - 1, at: $0); return q } }

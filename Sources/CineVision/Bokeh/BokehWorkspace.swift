@@ -131,18 +131,10 @@ final class BokehWorkspace: @unchecked Sendable {
 
     // MARK: - Row bands
 
-    /// Runs `body(band, lo, hi)` over `count` rows split into bands, on up to `threads` cores.
+    /// Runs `body(band, lo, hi)` over `count` rows in at most `bands` row bands (`RowBands`).
     @inline(__always)
     private func parallelRows(_ count: Int, _ body: (Int, Int, Int) -> Void) {
-        let b = min(count, bands)
-        if b <= 1 {
-            if count > 0 { body(0, 0, count) }
-            return
-        }
-        withoutActuallyEscaping(body) { escapable in
-            let job = BokehBandJob(run: escapable)
-            DispatchQueue.concurrentPerform(iterations: b) { k in job.run(k, count * k / b, count * (k + 1) / b) }
-        }
+        RowBands.run(0..<count, bands: bands) { band, rows in body(band, rows.lowerBound, rows.upperBound) }
     }
 
     // MARK: - Disparity validation
@@ -1027,12 +1019,6 @@ final class BokehWorkspace: @unchecked Sendable {
             }
         }
     }
-}
-
-/// A band body shared by the jobs of one `concurrentPerform`, which returns before the body
-/// goes away; each job writes disjoint rows.
-private struct BokehBandJob: @unchecked Sendable {
-    let run: (Int, Int, Int) -> Void
 }
 
 /// A growable block of uninitialised scratch memory for trivial values.

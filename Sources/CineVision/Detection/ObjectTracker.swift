@@ -100,7 +100,7 @@ public struct ObjectTracker: Sendable {
             tracks[i].cy += tracks[i].vy
             tracks[i].framesSinceUpdate += 1
             if let disparity, tracks[i].type != .salientObject {
-                tracks[i].disparity = Self.robustDisparity(in: tracks[i].rect, map: disparity, previous: tracks[i].disparity,
+                tracks[i].disparity = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
                                                            shrink: configuration.disparityShrink) ?? tracks[i].disparity
             }
         }
@@ -119,7 +119,7 @@ public struct ObjectTracker: Sendable {
         var obs = observations.filter { $0.confidence >= c.lowConfidence && $0.bounds.width > 0 && $0.bounds.height > 0 }
         if let disparity {
             for i in obs.indices where obs[i].disparity == nil {
-                obs[i].disparity = Self.robustDisparity(in: obs[i].bounds, map: disparity, previous: nil, shrink: c.disparityShrink)
+                obs[i].disparity = disparity.robustDisparity(in: obs[i].bounds, previous: nil, shrink: c.disparityShrink)
             }
         }
         var trackUsed = [Bool](repeating: false, count: tracks.count)
@@ -206,7 +206,7 @@ public struct ObjectTracker: Sendable {
             tracks[p.t].confidence = o.confidence
             if o.facing != .unknown { tracks[p.t].facing = o.facing }
             if let disparity {
-                tracks[p.t].disparity = Self.robustDisparity(in: tracks[p.t].rect, map: disparity, previous: tracks[p.t].disparity,
+                tracks[p.t].disparity = disparity.robustDisparity(in: tracks[p.t].rect, previous: tracks[p.t].disparity,
                                                              shrink: configuration.disparityShrink) ?? o.disparity
             } else if let d = o.disparity {
                 tracks[p.t].disparity = d
@@ -257,7 +257,7 @@ public struct ObjectTracker: Sendable {
             tracks[i].confidence = o.confidence
             if o.facing != .unknown { tracks[i].facing = o.facing }
             if let disparity {
-                tracks[i].disparity = Self.robustDisparity(in: tracks[i].rect, map: disparity, previous: tracks[i].disparity,
+                tracks[i].disparity = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
                                                            shrink: c.disparityShrink) ?? o.disparity
             } else if let d = o.disparity {
                 tracks[i].disparity = d
@@ -344,39 +344,5 @@ public struct ObjectTracker: Sendable {
         let inter = ix * iy
         let u = a.width * a.height + b.width * b.height - inter
         return u > 0 ? inter / u : 0
-    }
-
-    /// The median disparity over the central part of `box` (shrunk by `shrink`), sampled on at
-    /// most 24×24 points. With a `previous` value, the median of the samples within 20 % of it
-    /// is taken when they are at least a quarter of the box, so an object entering the box
-    /// does not pull the value to its own depth. `nil` when no valid sample.
-    /// Cost: ≤ 576 samples + a sort.
-    public static func robustDisparity(in box: NormalizedRect, map: DisparityMap, previous: Double?, shrink: Double = 0.5) -> Double? {
-        let vw = map.values.width, vh = map.values.height
-        let cx = box.x + box.width / 2, cy = box.y + box.height / 2
-        let hw = box.width * shrink / 2, hh = box.height * shrink / 2
-        let x0 = max(0, Int((cx - hw) * Double(vw))), x1 = min(vw - 1, Int((cx + hw) * Double(vw)))
-        let y0 = max(0, Int((cy - hh) * Double(vh))), y1 = min(vh - 1, Int((cy + hh) * Double(vh)))
-        guard x1 >= x0, y1 >= y0 else { return nil }
-        let sx = max(1, (x1 - x0 + 1) / 24), sy = max(1, (y1 - y0 + 1) / 24)
-        var samples: [Float] = []
-        samples.reserveCapacity(576)
-        let plane = map.values.plane(0)
-        for y in Swift.stride(from: y0, through: y1, by: sy) {
-            let row = plane.row(y, as: Float.self)
-            for x in Swift.stride(from: x0, through: x1, by: sx) where row[x].isFinite { samples.append(row[x]) }
-        }
-        guard !samples.isEmpty else { return nil }
-        if let p = previous {
-            let tol = Float(max(1, 0.2 * p))
-            let near = samples.filter { abs(Double($0) - p) <= Double(tol) }
-            if near.count * 4 >= samples.count { return Double(median(near)) }
-        }
-        return Double(median(samples))
-    }
-
-    private static func median(_ v: [Float]) -> Float {
-        let s = v.sorted()
-        return s[s.count / 2]
     }
 }

@@ -24,7 +24,7 @@ public enum MatteEdgeQuality {
     /// levels, seeded, so a still subject can be filmed frame after frame.
     public static func noisy(_ image: Image, amplitude: Int, seed: UInt64) -> Image {
         precondition(image.format == .rgba8)
-        var random = SceneRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let out = Image(width: image.width, height: image.height, format: .rgba8)
         for y in 0..<image.height {
             let s = image.plane(0).row(y, as: UInt8.self), d = out.plane(0).row(y, as: UInt8.self)

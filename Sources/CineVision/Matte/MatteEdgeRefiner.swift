@@ -103,7 +103,7 @@ public struct MatteEdgeRefiner: Sendable {
         let perBand = 3 * mw + W   // three map rows and a row of luma bytes
         if scratch.count < max(1, settings.threads) * perBand { scratch = [Float](repeating: 0, count: max(1, settings.threads) * perBand) }
         let out = output!
-        let bands = max(1, min(settings.threads, H))
+        let bands = max(1, settings.threads)
         let ramp = max(1e-3, settings.ramp), lo = settings.level - ramp / 2
         let model = self.model, edgeRows = self.edgeRows, rgba = guide.format == .rgba8
         filled.withUnsafeBufferPointer { F in
@@ -117,20 +117,14 @@ public struct MatteEdgeRefiner: Sendable {
         model.a.withUnsafeBufferPointer { A in
         model.b.withUnsafeBufferPointer { B in
         scratch.withUnsafeMutableBufferPointer { S in
-            let shared = (F: StereoSharedPointer(F.baseAddress!), N: StereoSharedPointer(N.baseAddress!),
-                          Fa: StereoSharedPointer(Fa.baseAddress!), E: StereoSharedPointer(E.baseAddress!),
-                          X0: StereoSharedPointer(X0.baseAddress!), FX: StereoSharedPointer(FX.baseAddress!),
-                          MX0: StereoSharedPointer(MX0.baseAddress!), MWX: StereoSharedPointer(MWX.baseAddress!),
-                          A: StereoSharedPointer(A.baseAddress!), B: StereoSharedPointer(B.baseAddress!),
-                          S: StereoSharedPointer(S.baseAddress!))
+            let F = F.baseAddress!, N = N.baseAddress!, Fa = Fa.baseAddress!, E = E.baseAddress!
+            let X0 = X0.baseAddress!, FX = FX.baseAddress!, MX0 = MX0.baseAddress!, MWX = MWX.baseAddress!
+            let A = A.baseAddress!, B = B.baseAddress!, S = S.baseAddress!
             let matteWidth = model.matteWidth
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let F = shared.F.pointer, N = shared.N.pointer, Fa = shared.Fa.pointer, E = shared.E.pointer
-                let X0 = shared.X0.pointer, FX = shared.FX.pointer, MX0 = shared.MX0.pointer, MWX = shared.MWX.pointer
-                let A = shared.A.pointer, B = shared.B.pointer
-                let rowD = shared.S.pointer + band * perBand, rowN = rowD + mw, rowF = rowN + mw
+            RowBands.run(0..<H, bands: bands) { band, rows in
+                let rowD = S + band * perBand, rowN = rowD + mw, rowF = rowN + mw
                 let lumaBytes = UnsafeMutableRawPointer(rowF + mw).bindMemory(to: UInt8.self, capacity: W)
-                for y in (band * H / bands)..<((band + 1) * H / bands) {
+                for y in rows {
                     let v = min(max(0, (Double(y) + 0.5) * Double(mh) / Double(H) - 0.5), Double(mh - 1))
                     let j0 = min(Int(v), mh - 1), j1 = min(j0 + 1, mh - 1), fy = Float(v - Double(j0))
                     let t0 = F + j0 * mw, t1 = F + j1 * mw

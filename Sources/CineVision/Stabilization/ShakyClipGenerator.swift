@@ -89,7 +89,7 @@ public struct ShakyClipGenerator: Sendable {
                 message: "needs a positive frame rate, amplitude ≥ 0 and a band inside (0, frameRate/2)")
         }
         self.configuration = c
-        var random = SceneRandom(seed: c.seed)
+        var random = SeededRandom(seed: c.seed)
         terms = (0..<12).map { _ in
             (random.uniform(c.jitterBand.lowerBound, c.jitterBand.upperBound) / c.frameRate, random.uniform(0, 2 * .pi))
         }

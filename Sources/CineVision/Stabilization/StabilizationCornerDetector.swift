@@ -35,12 +35,10 @@ enum StabilizationCornerDetector {
         let bands = n >= 20_000 ? 2 : 1
         level.pixels.withUnsafeBufferPointer { src in
             response.withUnsafeMutableBufferPointer { resp in
-                let s = StereoSharedPointer(src.baseAddress!), out = StereoSharedPointer(resp.baseAddress!)
-                let p = StereoSharedPointer(products), r = StereoSharedPointer(rowSums)
+                let s = src.baseAddress!, out = resp.baseAddress!, p = products, r = rowSums
                 // Gradient products and horizontal box sums, row bands on both cores.
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    let s = s.pointer, p = p.pointer, r = r.pointer
-                    for y in (h * band / bands)..<(h * (band + 1) / bands) {
+                RowBands.run(0..<h, bands: bands) { _, ys in
+                    for y in ys {
                         let row = p + y * w
                         row[0] = .zero
                         row[w - 1] = .zero
@@ -60,11 +58,8 @@ enum StabilizationCornerDetector {
                     }
                 }
                 // Vertical box sums and the minimum eigenvalue.
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    let r = r.pointer, out = out.pointer
-                    let rows =
-                        (radius + (h - 2 * radius) * band / bands)..<(radius + (h - 2 * radius) * (band + 1) / bands)
-                    for y in rows {
+                RowBands.run(radius..<(h - radius), bands: bands) { _, ys in
+                    for y in ys {
                         for x in radius..<(w - radius) {
                             var sum = SIMD4<Float>.zero
                             for k in -radius...radius { sum += r[(y + k) * w + x] }

@@ -21,15 +21,14 @@ enum StabilizationFeatureTracker {
         guard !points.isEmpty else { return result }
         let jobs = points.count >= 48 ? 2 : 1
         result.withUnsafeMutableBufferPointer { out in
-            let shared = StereoSharedPointer(out.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: jobs) { job in
-                let lo = points.count * job / jobs, hi = points.count * (job + 1) / jobs
+            let out = out.baseAddress!
+            RowBands.run(0..<points.count, bands: jobs) { _, indices in
                 let side = 2 * radius + 1
                 // Per-job scratch: template, gradients, and a patch one sample wider than the window.
                 var scratch = [Float](repeating: 0, count: 3 * side * side + (side + 2) * (side + 2))
                 scratch.withUnsafeMutableBufferPointer { buf in
-                    for i in lo..<hi {
-                        shared.pointer[i] = trackOne(points[i], previous, next, radius, iterations, buf.baseAddress!)
+                    for i in indices {
+                        out[i] = trackOne(points[i], previous, next, radius, iterations, buf.baseAddress!)
                     }
                 }
             }

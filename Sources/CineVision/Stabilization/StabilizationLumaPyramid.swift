@@ -44,11 +44,9 @@ struct StabilizationLumaPyramid: Sendable {
 
         var base = [Float](repeating: 0, count: w * h)
         base.withUnsafeMutableBufferPointer { out in
-            let dst = StereoSharedPointer(out.baseAddress!)
-            let bands = image.width * image.height >= 200_000 ? 2 : 1
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rows = (h * band / bands)..<(h * (band + 1) / bands)
-                StabilizationLumaPyramid.downscale(luma, rows: rows, width: w, height: h, into: dst.pointer)
+            let dst = out.baseAddress!
+            RowBands.run(0..<h, bands: RowBands.count(forPixels: image.width * image.height)) { _, rows in
+                StabilizationLumaPyramid.downscale(luma, rows: rows, width: w, height: h, into: dst)
             }
         }
         var levels = [Level(width: w, height: h, pixels: base)]
@@ -58,29 +56,14 @@ struct StabilizationLumaPyramid: Sendable {
         self.levels = levels
     }
 
-    /// Area-averages rows `rows` of the `width` × `height` output from `plane`.
+    /// Area-averages rows `rows` of the `width` × `height` output from `plane` (`AreaDownscaler`).
     private static func downscale(
         _ plane: Plane, rows: Range<Int>, width: Int, height: Int,
         into out: UnsafeMutablePointer<Float>
     ) {
-        let sw = plane.width, sh = plane.height
-        let acc = UnsafeMutablePointer<UInt32>.allocate(capacity: sw)
+        let acc = UnsafeMutablePointer<UInt32>.allocate(capacity: plane.width)
         defer { acc.deallocate() }
-        for y in rows {
-            let y0 = y * sh / height, y1 = max(y0 + 1, (y + 1) * sh / height)
-            acc.update(repeating: 0, count: sw)
-            for sy in y0..<y1 {
-                let src = plane.row(sy, as: UInt8.self)
-                for x in 0..<sw { acc[x] &+= UInt32(src[x]) }
-            }
-            let dst = out + y * width
-            for x in 0..<width {
-                let x0 = x * sw / width, x1 = max(x0 + 1, (x + 1) * sw / width)
-                var sum: UInt32 = 0
-                for sx in x0..<x1 { sum &+= acc[sx] }
-                dst[x] = Float(sum) / Float((x1 - x0) * (y1 - y0))
-            }
-        }
+        AreaDownscaler.downscale(plane, rows: rows, width: width, height: height, into: out, stride: width, accumulator: acc)
     }
 
     /// The next coarser level: 2 × 2 box average.

@@ -14,7 +14,7 @@ enum StabilizationRobustFit {
     ) -> (transform: SimilarityTransform, inliers: Int)? {
         let n = min(from.count, to.count)
         guard n >= 2 else { return nil }
-        var random = SceneRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let t2 = threshold * threshold
         var bestCount = 0
         var bestMask = [Bool](repeating: false, count: n)

@@ -77,7 +77,7 @@ public struct StabilizationWarp: Sendable {
             source: image, output: out, map: correction.sourceFromOutput, planes: image.format.planeCount,
             bands: bands, frameWidth: Double(frameWidth), frameHeight: Double(frameHeight), valueScale: valueScale,
             edgeThreshold: edgeThreshold)
-        DispatchQueue.concurrentPerform(iterations: bands) { band in job.run(band: band) }
+        RowBands.run(0..<bands, bands: bands) { band, _ in job.run(band: band) }
         return out
     }
 }

@@ -24,15 +24,11 @@ enum DisparityUpsampler {
     ) {
         let ow = out.width, oh = out.height
         let sx = Float(lw) / Float(ow), sy = Float(lh) / Float(oh)
-        let bands = Swift.max(1, Swift.min(threads, oh))
+        let bands = Swift.max(1, threads)
         rangeWeights.withUnsafeBufferPointer { rw in
-            let weights = StereoSharedPointer(rw.baseAddress!), lowShared = StereoSharedPointer(low)
-            let lowGuideShared = lowGuide.map { StereoSharedPointer($0) }
-            let confidenceShared = confidenceLow.map { StereoSharedPointer($0) }
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rangeWeight = weights.pointer, low = lowShared.pointer
-                let lowGuide = lowGuideShared?.pointer, confidenceLow = confidenceShared?.pointer
-                for y in (band * oh / bands)..<((band + 1) * oh / bands) {
+            let rangeWeight = rw.baseAddress!
+            RowBands.run(0..<oh, bands: bands) { _, rows in
+                for y in rows {
                     let fy = Swift.max(0, Swift.min(Float(lh - 1), (Float(y) + 0.5) * sy - 0.5))
                     let y0 = Int(fy), y1 = Swift.min(lh - 1, y0 + 1)
                     let wy = fy - Float(y0)

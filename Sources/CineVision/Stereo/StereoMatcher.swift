@@ -108,9 +108,10 @@ public final class StereoMatcher {
 
         // 1. Downscale both views' luma, 2. census — two jobs each (one per view).
         run(2, threads) { view in
-            StereoDownscaler.downscale(
+            AreaDownscaler.downscale(
                 view == 0 ? leftLuma : rightLuma, rows: 0..<ph, width: pw, height: ph,
-                into: view == 0 ? b.leftLuma : b.rightLuma, accumulator: view == 0 ? b.accumulatorL : b.accumulatorR)
+                into: view == 0 ? b.leftLuma : b.rightLuma, stride: pw,
+                accumulator: view == 0 ? b.accumulatorL : b.accumulatorR)
             CensusTransform.transform(
                 view == 0 ? b.leftLuma : b.rightLuma, width: pw, height: ph, rows: 0..<ph,
                 into: view == 0 ? b.leftCensus : b.rightCensus)

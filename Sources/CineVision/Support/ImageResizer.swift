@@ -26,34 +26,13 @@ public struct ImageResizer: Sendable {
         return out
     }
 
+    /// Rows `rows` of `dst`, each pixel the mean of the `src` pixels it covers (`AreaDownscaler`).
     static func area(_ src: Plane, into dst: Plane, rows: Range<Int>) {
-        let sw = src.width, sh = src.height, dw = dst.width, dh = dst.height
-        if sw == 2 * dw && sh == 2 * dh { return halve(src, into: dst, rows: rows) }
-        // Column footprints, computed once per call.
-        var x0 = [Int](repeating: 0, count: dw), x1 = [Int](repeating: 0, count: dw)
-        for x in 0..<dw {
-            x0[x] = min(sw - 1, x * sw / dw)
-            x1[x] = max(x0[x] + 1, min(sw, (x + 1) * sw / dw))
-        }
-        var sums = [UInt32](repeating: 0, count: dw)
-        for y in rows {
-            let y0 = min(sh - 1, y * sh / dh), y1 = max(y0 + 1, min(sh, (y + 1) * sh / dh))
-            for i in 0..<dw { sums[i] = 0 }
-            for sy in y0..<y1 {
-                let row = src.row(sy, as: UInt8.self)
-                for x in 0..<dw {
-                    var s: UInt32 = 0
-                    for sx in x0[x]..<x1[x] { s &+= UInt32(row[sx]) }
-                    sums[x] &+= s
-                }
-            }
-            let out = dst.row(y, as: UInt8.self)
-            let rowsCovered = UInt32(y1 - y0)
-            for x in 0..<dw {
-                let n = rowsCovered * UInt32(x1[x] - x0[x])
-                out[x] = UInt8((sums[x] + n / 2) / n)
-            }
-        }
+        if src.width == 2 * dst.width && src.height == 2 * dst.height { return halve(src, into: dst, rows: rows) }
+        let acc = UnsafeMutablePointer<UInt32>.allocate(capacity: src.width)
+        defer { acc.deallocate() }
+        AreaDownscaler.downscale(src, rows: rows, width: dst.width, height: dst.height,
+                                 into: dst.row(0, as: UInt8.self), stride: dst.stride, accumulator: acc)
     }
 
     /// The common exact halving (1080p → 540p): each output byte the rounded mean of a 2×2 block,

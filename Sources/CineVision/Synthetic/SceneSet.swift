@@ -15,7 +15,7 @@ struct SceneSet: Sendable {
     let layers: [SceneLayer]
 
     init(camera: StereoCameraModel, seed: UInt64, library: SceneTextureLibrary) {
-        var random = SceneRandom(seed: seed ^ 0x5E7_5E7)
+        var random = SeededRandom(seed: seed ^ 0x5E7_5E7)
         let f = camera.focalLength
         var layers: [SceneLayer] = []
 

@@ -15,7 +15,7 @@ enum SceneTexturePatterns {
     /// within a tile), with mortar, per-brick tone, weathering stains and fine grain. 512 texels, wraps.
     static func brickWall(salt: UInt64) -> SceneTexture {
         let size = 512, courseHeight = 16
-        var random = SceneRandom(seed: salt)
+        var random = SeededRandom(seed: salt)
         var offsets: [Int] = []
         var joints: [[Int]] = []
         for _ in 0..<(size / courseHeight) {
@@ -42,17 +42,17 @@ enum SceneTexturePatterns {
             while row[brick + 1] <= local { brick += 1 }
             let fine = grain.fractal(x, y, cell: 4, octaves: 2, periodX: size, periodY: size)
             let large = stain.fractal(x, y, cell: 128, octaves: 4, periodX: size, periodY: size)
-            let speck = SceneRandom.unit(Int(x), Int(y), salt &+ 3) - 0.5
+            let speck = SeededRandom.unit(Int(x), Int(y), salt &+ 3) - 0.5
             let weather = 0.84 + 0.4 * (large - 0.5) + 0.08 * speck
             if inCourse < 2 || local - row[brick] < 2 {
                 return mortar * (weather * (0.9 + 0.2 * fine))
             }
-            let pick = SceneRandom.unit(course, brick, salt &+ 4)
+            let pick = SeededRandom.unit(course, brick, salt &+ 4)
             let base =
                 pick < 0.5
                 ? SceneColor.mix(paints[0], paints[2], pick * 2)
                 : SceneColor.mix(paints[0], paints[1], (pick - 0.5) * 2)
-            var shade = 0.8 + 0.3 * SceneRandom.unit(course, brick, salt &+ 5)
+            var shade = 0.8 + 0.3 * SeededRandom.unit(course, brick, salt &+ 5)
             if inCourse == 2 { shade *= 1.08 }
             if inCourse == courseHeight - 1 { shade *= 0.8 }
             return base * (shade * weather * (0.82 + 0.36 * fine))
@@ -63,7 +63,7 @@ enum SceneTexturePatterns {
     /// mapped once over the frame.
     static func painting(salt: UInt64) -> SceneTexture {
         struct Blob { var x, y, rx, ry: Double; var color: SceneColor; var isBar: Bool }
-        var random = SceneRandom(seed: salt)
+        var random = SeededRandom(seed: salt)
         func color() -> SceneColor {
             SceneColor(random.uniform(0.1, 0.95), random.uniform(0.1, 0.9), random.uniform(0.1, 0.95))
         }
@@ -119,7 +119,7 @@ enum SceneTexturePatterns {
     /// front of a dark shelf back. 256 texels; wraps across, mapped once over the height.
     static func bookshelf(salt: UInt64) -> SceneTexture {
         struct Book { var start, width: Int; var top: Double; var color: SceneColor }
-        var random = SceneRandom(seed: salt)
+        var random = SeededRandom(seed: salt)
         let palette = [
             SceneColor(0.55, 0.12, 0.12), SceneColor(0.12, 0.25, 0.5), SceneColor(0.15, 0.4, 0.2),
             SceneColor(0.85, 0.78, 0.6), SceneColor(0.3, 0.22, 0.15), SceneColor(0.75, 0.45, 0.15),
@@ -153,7 +153,7 @@ enum SceneTexturePatterns {
             }
             let letters =
                 along > 34 && along < 90 && s > 0.3 && s < 0.7
-                && SceneRandom.unit(Int(x) / 2, Int(y) / 3, salt &+ UInt64(index)) < 0.55
+                && SeededRandom.unit(Int(x) / 2, Int(y) / 3, salt &+ UInt64(index)) < 0.55
             let c = letters ? SceneColor.mix(book.color, SceneColor(0.95, 0.92, 0.85), 0.6) : book.color
             return c * (round * (0.9 + 0.2 * noise))
         }
@@ -171,7 +171,7 @@ enum SceneTexturePatterns {
             var shade =
                 (0.45 + 0.5 * shape + 0.12 * gaussian(s - 0.35, 0.12)) * (1 + 0.06 * cos(2 * Double.pi * s * 10))
             shade *= 0.75 + 0.5 * n
-            if SceneRandom.unit(Int(x), Int(y), salt &+ 1) < 0.015 { shade *= 0.6 }
+            if SeededRandom.unit(Int(x), Int(y), salt &+ 1) < 0.015 { shade *= 0.6 }
             return concrete * shade
         }
     }
@@ -225,7 +225,7 @@ enum SceneTexturePatterns {
                 let dx = Double((ix + (row % 2) * 16) % 32) - 15.5, dy = Double(iy % 32) - 15.5
                 base = hypot(dx, dy) < 7 ? SceneColor(0.15, 0.12, 0.1) : SceneColor(0.82, 0.62, 0.16)
             default:  // heather fleece with a zip
-                let fleck = SceneRandom.unit(ix, iy, salt &+ 2)
+                let fleck = SeededRandom.unit(ix, iy, salt &+ 2)
                 base =
                     abs(s - 0.5) < 0.008
                     ? SceneColor(0.15, 0.15, 0.16)

@@ -22,7 +22,7 @@ struct SensorNoiseTable: Sendable {
         }
         var count = 1 << 16
         while count < width * 8 { count <<= 1 }
-        var random = SceneRandom(seed: salt)
+        var random = SeededRandom(seed: salt)
         // Irwin–Hall: the sum of four uniforms minus 2 has mean 0 and standard deviation 1/√3.
         let scale = standardDeviation * 3.0.squareRoot()
         values = (0..<count).map { _ in
@@ -37,6 +37,6 @@ struct SensorNoiseTable: Sendable {
 
     /// Where row `row` of `view` (0 = left, 1 = right) of frame `frame` starts reading.
     func rowOffset(frame: Int, view: Int, row: Int) -> Int {
-        Int(SceneRandom.hash(frame &* 2 &+ view, row, salt) % UInt64(rowSpan + 1))
+        Int(SeededRandom.hash(frame &* 2 &+ view, row, salt) % UInt64(rowSpan + 1))
     }
 }

@@ -77,7 +77,7 @@ struct SubjectScript: Sendable, Hashable {
         count: Int, duration: Double, seed: UInt64, characterCount: Int,
         clothingCount: Int
     ) -> [SubjectScript] {
-        var random = SceneRandom(seed: seed ^ 0x5CB_7EC7)
+        var random = SeededRandom(seed: seed ^ 0x5CB_7EC7)
         let flip = random.unit() < 0.5
         let characters = random.permutation(of: characterCount)
         let clothes = random.permutation(of: clothingCount)

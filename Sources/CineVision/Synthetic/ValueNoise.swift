@@ -19,8 +19,8 @@ struct ValueNoise {
         func wrap(_ i: Int, _ n: Int) -> Int { n > 0 ? ((i % n) + n) % n : i }
         let ix0 = wrap(Int(x0), cellsX), ix1 = wrap(Int(x0) + 1, cellsX)
         let iy0 = wrap(Int(y0), cellsY), iy1 = wrap(Int(y0) + 1, cellsY)
-        let a = SceneRandom.unit(ix0, iy0, salt), b = SceneRandom.unit(ix1, iy0, salt)
-        let c = SceneRandom.unit(ix0, iy1, salt), d = SceneRandom.unit(ix1, iy1, salt)
+        let a = SeededRandom.unit(ix0, iy0, salt), b = SeededRandom.unit(ix1, iy0, salt)
+        let c = SeededRandom.unit(ix0, iy1, salt), d = SeededRandom.unit(ix1, iy1, salt)
         let top = a + (b - a) * tx, bottom = c + (d - c) * tx
         return top + (bottom - top) * ty
     }

@@ -1,9 +1,10 @@
-// SceneRandom: the seeded generator every choice of a synthetic scene comes from (SplitMix64),
-// and the stateless hash that lattice noise and the sensor-noise table index with.
+// SeededRandom: the one seeded generator (SplitMix64) — every choice of a synthetic scene, the
+// stabilizer's robust fit, the edge measures' samples — and the stateless hash that lattice
+// noise and the sensor-noise table index with.
 
 /// SplitMix64: tiny, fast and identical on every platform and Swift version, so a seed always
 /// gives the same scene. (The standard library's `random(in:using:)` algorithms may change.)
-public struct SceneRandom: Sendable {
+public struct SeededRandom: Sendable {
     private var state: UInt64
 
     /// Creates a generator; equal seeds give equal sequences.
@@ -12,7 +13,7 @@ public struct SceneRandom: Sendable {
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
-        return SceneRandom.mix(state)
+        return SeededRandom.mix(state)
     }
 
     /// A uniform value in `0 ..< 1`.
