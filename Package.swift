@@ -31,6 +31,8 @@ let package = Package(
         // Learned models through LiteRT's C API, loaded at run time (no link-time dependency).
         .target(name: "CineInference", swiftSettings: strict),
         .target(name: "CineVision", dependencies: ["CineMedia", "CineInference"], swiftSettings: strict),
+        // What only tests and benches use: references, test clips and pairs with their truth, quality meters.
+        .target(name: "CineTestSupport", dependencies: ["CineVision", "CineMedia"], swiftSettings: strict),
         .target(
             name: "CineGraph",
             dependencies: ["CineMedia", "Yams", .product(name: "Logging", package: "swift-log")],
@@ -75,15 +77,15 @@ let package = Package(
             // alike — against this executable (--export-dynamic), so there is one runtime.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
-            name: "CineBench", dependencies: ["CineNodes", "CineGraph", "CineGStreamer", "CineInference", "CineVision", "CineViewfinder", "CineEditor"],
+            name: "CineBench", dependencies: ["CineTestSupport", "CineNodes", "CineGraph", "CineGStreamer", "CineInference", "CineVision", "CineViewfinder", "CineEditor"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
-        .testTarget(name: "CineVisionTests", dependencies: ["CineVision", "CineMedia", "CineInference"], swiftSettings: strict),
+        .testTarget(name: "CineVisionTests", dependencies: ["CineTestSupport", "CineVision", "CineMedia", "CineInference"], swiftSettings: strict),
         .testTarget(name: "CineGraphTests", dependencies: ["CineGraph", "CineMedia"], swiftSettings: strict),
         .testTarget(
             name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
         .testTarget(
-            name: "CineNodesTests", dependencies: ["CineNodes", "CineViewfinder", "CineGraph", "CineVision", "CineGStreamer"],
+            name: "CineNodesTests", dependencies: ["CineTestSupport", "CineNodes", "CineViewfinder", "CineGraph", "CineVision", "CineGStreamer"],
             swiftSettings: strict),
         .testTarget(
             name: "CineViewfinderTests",

@@ -37,7 +37,7 @@ func printSummaryTable() {
 }
 
 /// The sections of `make bench`, in the order a full run takes them; `CineBench NAME` runs one.
-let benchSections: [(name: String, run: () throws -> Void)] = [
+let benchSections: [(name: String, run: @Sendable () throws -> Void)] = [
     ("core", runCoreBench), ("disparity", runDisparityBench), ("bokeh", runBokehBench),
     ("detector", runDetectorBench), ("tools", runToolsBench), ("stabilizer", runStabilizerBench),
     ("focus", runFocusBench), ("render", runRenderBench), ("live", runLiveBench), ("viewfinder", runViewfinderBench),

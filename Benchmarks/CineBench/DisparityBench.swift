@@ -1,6 +1,7 @@
 // DisparityBench: the stereo matcher beside OpenCV StereoSGBM (MODE_SGBM_3WAY and MODE_SGBM) in
 // the same run, on the same PNG pairs and disparity range, at full and half resolution, 1 and 2
 // threads — time ratio, bad-2.0 and density against exact ground truth — plus the live default.
+import CineTestSupport
 import CineGStreamer
 import CineGraph
 import CineMedia

@@ -2,6 +2,7 @@
 // webcam graph as a whole process (frames sent, drops, CPU cores) beside the loop the open
 // background-blur tools run (MediaPipe's Python selfie segmentation + an OpenCV blur composite),
 // capture → virtual camera latency in process, and the edge on a real portrait (flicker, halo, bleed).
+import CineTestSupport
 import CineGStreamer
 import CineGraph
 import CineMedia

@@ -41,8 +41,3 @@ func runRenderBench() throws {
         + "mp4mux fragment-duration=1000 ! filesink location=\(dir)/peer.mp4")
     report("peer: gst-launch decode + x264 (the movie node's settings), no bokeh", String(format: "%.1f fps, %.2f× real time", frames / peer, seconds / peer))
 }
-
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

@@ -2,6 +2,7 @@
 // synthetic shaky clips written to disk losslessly, cinegraph against ffmpeg's vid.stab (two-pass:
 // vidstabdetect + vidstabtransform) and deshake: processing fps, residual jitter and crop, the
 // jitter and crop measured by one metric (StabilizationJitterMeter) on every output.
+import CineTestSupport
 import CineGStreamer
 import CineGraph
 import CineMedia

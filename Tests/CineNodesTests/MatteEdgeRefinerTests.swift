@@ -3,6 +3,7 @@
 // matcher's 240×135 map as the live graph has it, and with that map redrawn along the selfie
 // model's matte (MatteEdgeRefiner); the maps are judged by where they draw the blur's edge in a
 // band around the subject's true outline.
+import CineTestSupport
 import CineGStreamer
 import CineMedia
 import CineVision

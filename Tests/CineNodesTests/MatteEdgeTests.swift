@@ -3,6 +3,7 @@
 // subject under sensor noise, does not lag a moving one, and the render lets neither the subject's
 // colour spread onto the blurred background nor the background's into the sharp subject beyond 2 px
 // (the halo is held to its measured level: not yet none).
+import CineTestSupport
 import CineGStreamer
 import CineMedia
 import CineVision

@@ -1,6 +1,7 @@
 // The stabilizer node on synthetic shaky clips: shake removed, pans kept, the crop never shows
 // outside pixels, video, disparity and detections move together, the lookahead is flushed at
 // the end, and bad input is a clear error.
+import CineTestSupport
 import CineGraph
 import CineMedia
 import CineNodes

@@ -1,6 +1,7 @@
 // The bokeh renderer at depth edges, where synthetic depth of field usually fails: the in-focus
 // subject exact, none of its colour in the blurred background beside it, no outline, a blurred
 // foreground spreading over its edge like a real lens — for RGBA stills and I420 video.
+import CineTestSupport
 import CineMedia
 import CineVision
 import Foundation

@@ -1,5 +1,6 @@
 // The fast bokeh renderer against the exact layered reference: PSNR, halo bands around depth
 // edges, stability over time, and refusal of bad input.
+import CineTestSupport
 import CineMedia
 import CineVision
 import Foundation

@@ -1,5 +1,6 @@
 // The guided upsampler against the truth: a subject with a wavy outline (hair), its matte made
 // at a quarter of the frame's size and softened as a model's is, brought back to the frame.
+import CineTestSupport
 import CineMedia
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 // Stabilizer tests: motion estimation against the exact motion of synthetic shaky clips, path
 // smoothing (jitter removed, pans kept, crop never exposes outside pixels), the warp, errors and
 // determinism.
+import CineTestSupport
 import CineMedia
 import CineVision
 import Foundation

@@ -1,5 +1,6 @@
 // The streaming stabilizer and the jitter meter: frames and payloads come out in order and all
 // of them, the memory bound, stereo-safe corrections, and the metric on known motions.
+import CineTestSupport
 import CineMedia
 import CineVision
 import Foundation

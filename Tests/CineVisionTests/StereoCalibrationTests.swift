@@ -1,6 +1,7 @@
 // Calibration tests: OpenCV FileStorage YAML and XML and ROS camera_info pairs parse to the same
 // numbers; malformed files fail naming file and field; and rectification undoes a known camera
 // rotation on a synthetic pair (matching works again).
+import CineTestSupport
 import CineMedia
 import CineVision
 import Foundation

@@ -3,6 +3,7 @@
 // every processing scale, the validity machinery (LR check, uniqueness, confidence, holes),
 // upsampling, temporal smoothing, and clear errors for bad input. Debug builds are slow, so the
 // images are small (320×180).
+import CineTestSupport
 import CineMedia
 import CineVision
 import Foundation

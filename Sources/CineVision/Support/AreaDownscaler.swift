@@ -3,24 +3,6 @@
 // come from it. Every source pixel counts once, so noise averages out and nothing aliases.
 import CineMedia
 
-/// A sample type an area mean can be stored as.
-protocol AreaMeanSample {
-    /// The mean of `count` 8-bit samples that add up to `sum`.
-    static func mean(sum: UInt32, count: UInt32) -> Self
-}
-
-extension UInt8: AreaMeanSample {
-    /// Rounded to the nearest byte.
-    @inline(__always) static func mean(sum: UInt32, count: UInt32) -> UInt8 {
-        UInt8(truncatingIfNeeded: (sum &+ count / 2) / count)
-    }
-}
-
-extension Float: AreaMeanSample {
-    /// Exact.
-    @inline(__always) static func mean(sum: UInt32, count: UInt32) -> Float { Float(sum) / Float(count) }
-}
-
 /// Area-average resampling of an 8-bit plane.
 enum AreaDownscaler {
     /// Resamples `plane` (8-bit samples) to `width` × `height`, writing output rows `rows` to
@@ -32,17 +14,35 @@ enum AreaDownscaler {
     /// (vectorisable add), then each output pixel sums its span of the accumulator:
     /// ≈ 1 load + 1 add per source pixel, 1 divide per output pixel (a shift for the exact
     /// 2× and 4× reductions into bytes).
-    static func downscale<Out: AreaMeanSample>(
-        _ plane: Plane, rows: Range<Int>, width: Int, height: Int, into out: UnsafeMutablePointer<Out>, stride: Int,
+    static func downscale(
+        _ plane: Plane, rows: Range<Int>, width: Int, height: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int,
         accumulator acc: UnsafeMutablePointer<UInt32>
+    ) {
+        downscale(plane, rows: rows, width: width, height: height, bytes: UnsafeMutableRawPointer(out), floats: nil,
+                  stride: stride, accumulator: acc)
+    }
+
+    /// The same means as exact `Float`s (`out` row `y` at `out + y · stride` floats).
+    static func downscale(
+        _ plane: Plane, rows: Range<Int>, width: Int, height: Int, into out: UnsafeMutablePointer<Float>, stride: Int,
+        accumulator acc: UnsafeMutablePointer<UInt32>
+    ) {
+        downscale(plane, rows: rows, width: width, height: height, bytes: nil, floats: out, stride: stride,
+                  accumulator: acc)
+    }
+
+    /// One loop for both sample types; the type is chosen per row, never per pixel.
+    private static func downscale(
+        _ plane: Plane, rows: Range<Int>, width: Int, height: Int, bytes: UnsafeMutableRawPointer?,
+        floats: UnsafeMutablePointer<Float>?, stride: Int, accumulator acc: UnsafeMutablePointer<UInt32>
     ) {
         let sw = plane.width, sh = plane.height
         for y in rows {
             let y0 = y * sh / height, y1 = max(y0 + 1, (y + 1) * sh / height)
-            let dst = out + y * stride
-            if y1 == y0 + 1 && sw == width, Out.self == UInt8.self {
+            let d = bytes.map { ($0 + y * stride).assumingMemoryBound(to: UInt8.self) }
+            if let d, y1 == y0 + 1 && sw == width {
                 // Scale 1 (rows and columns): a copy.
-                UnsafeMutableRawPointer(dst).copyMemory(from: plane.row(y0, as: UInt8.self), byteCount: width)
+                d.update(from: plane.row(y0, as: UInt8.self), count: width)
                 continue
             }
             acc.update(repeating: 0, count: sw)
@@ -51,26 +51,36 @@ enum AreaDownscaler {
                 for x in 0..<sw { acc[x] &+= UInt32(src[x]) }
             }
             let rowsSummed = UInt32(y1 - y0)
-            if Out.self == UInt8.self && sw == width * 2 && rowsSummed == 2 {
+            if let d, sw == width * 2 && rowsSummed == 2 {
                 // Exact 2× reduction: a fixed 2-tap sum and a shift.
-                let d = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<width { d[x] = UInt8(truncatingIfNeeded: (acc[2 * x] &+ acc[2 * x + 1] &+ 2) >> 2) }
                 continue
             }
-            if Out.self == UInt8.self && sw == width * 4 && rowsSummed == 4 {
+            if let d, sw == width * 4 && rowsSummed == 4 {
                 // Exact 4× reduction (1080p → 270p): a fixed 4-tap sum the compiler unrolls.
-                let d = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: UInt8.self)
                 for x in 0..<width {
                     let s = acc[4 * x] &+ acc[4 * x + 1] &+ acc[4 * x + 2] &+ acc[4 * x + 3]
                     d[x] = UInt8(truncatingIfNeeded: (s &+ 8) >> 4)
                 }
                 continue
             }
-            for x in 0..<width {
+            // Output x sums accumulator columns [x·W/width, max(that + 1, (x+1)·W/width)).
+            @inline(__always) func sum(_ x: Int) -> (UInt32, UInt32) {
                 let x0 = x * sw / width, x1 = max(x0 + 1, (x + 1) * sw / width)
                 var s: UInt32 = 0
                 for sx in x0..<x1 { s &+= acc[sx] }
-                dst[x] = Out.mean(sum: s, count: UInt32(x1 - x0) * rowsSummed)
+                return (s, UInt32(x1 - x0) * rowsSummed)
+            }
+            if let d {
+                for x in 0..<width {
+                    let (s, n) = sum(x)
+                    d[x] = UInt8(truncatingIfNeeded: (s &+ n / 2) / n)
+                }
+            } else if let f = floats.map({ $0 + y * stride }) {
+                for x in 0..<width {
+                    let (s, n) = sum(x)
+                    f[x] = Float(s) / Float(n)
+                }
             }
         }
     }

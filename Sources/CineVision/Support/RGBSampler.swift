@@ -4,7 +4,7 @@ import CineMedia
 
 /// Samples a frame's colour at sub-pixel positions: I420 and NV12 (BT.601 full range), RGBA,
 /// gray (R = G = B). Positions are in pixels of the frame, centres at +0.5; outside is clamped.
-struct RGBSampler {
+public struct RGBSampler {
     private let luma: Plane
     private let u: Plane
     private let v: Plane
@@ -42,8 +42,10 @@ struct RGBSampler {
         }
     }
 
+    /// The bilinear sample of `channel` (of `channels` interleaved) at pixel coordinates
+    /// (`x`, `y`), clamped to the plane.
     @inline(__always)
-    static func bilinear(_ p: Plane, _ x: Double, _ y: Double, channels: Int, channel: Int) -> Float {
+    public static func bilinear(_ p: Plane, _ x: Double, _ y: Double, channels: Int, channel: Int) -> Float {
         let w = p.width, h = p.height
         let cx = max(0, min(Double(w - 1), x)), cy = max(0, min(Double(h - 1), y))
         let x0 = Int(cx), y0 = Int(cy)

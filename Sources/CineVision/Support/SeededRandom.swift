@@ -20,7 +20,7 @@ public struct SeededRandom: Sendable {
     public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// A uniform value in `lo ..< hi`.
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
+    public mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
 
     /// A uniform integer in `0 ..< count`.
     public mutating func index(below count: Int) -> Int { Int(next() % UInt64(count)) }

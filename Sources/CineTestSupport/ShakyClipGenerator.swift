@@ -3,6 +3,7 @@
 // an optional steady pan, with the exact window pose of every frame.
 
 import CineMedia
+import CineVision
 import Foundation
 
 /// A shaky clip: frame `t` shows the window of ``Configuration-swift.struct/width`` ×

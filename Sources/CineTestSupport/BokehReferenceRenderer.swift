@@ -1,6 +1,7 @@
 // BokehReferenceRenderer: the slow, exact renderer the fast one is tested against — every
 // layer of a layered scene convolved with its own disk and composited back to front.
 import CineMedia
+import CineVision
 
 /// The reference for scenes of fronto-parallel layers: each layer's premultiplied linear
 /// colour (highlight-boosted as in ``BokehColorSpace``) is convolved with an anti-aliased disk

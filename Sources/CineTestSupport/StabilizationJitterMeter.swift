@@ -3,6 +3,7 @@
 // deshake), so their figures compare.
 
 import CineMedia
+import CineVision
 import Foundation
 
 /// Measures the residual jitter of a clip from its frames.

@@ -2,15 +2,18 @@
 
 /// Value noise: random values on an integer lattice, blended with a smoothstep.
 ///
-/// Used only while building texture tiles (never per rendered pixel). With a period the noise
+/// Used while building texture tiles and test clips (never per rendered pixel). With a period the noise
 /// repeats exactly, so a tile built from it wraps without a seam.
-struct ValueNoise {
+public struct ValueNoise: Sendable {
     /// Distinguishes independent noise fields.
-    let salt: UInt64
+    public let salt: UInt64
+
+    /// A noise field; equal salts give equal fields.
+    public init(salt: UInt64) { self.salt = salt }
 
     /// Noise in `0 ... 1` at texel `(x, y)`, lattice spacing `cell` texels, repeating every
     /// `periodX` × `periodY` texels (which must be multiples of `cell`); 0 = no repetition.
-    func sample(_ x: Double, _ y: Double, cell: Double, periodX: Int = 0, periodY: Int = 0) -> Double {
+    public func sample(_ x: Double, _ y: Double, cell: Double, periodX: Int = 0, periodY: Int = 0) -> Double {
         let fx = x / cell, fy = y / cell
         let x0 = fx.rounded(.down), y0 = fy.rounded(.down)
         let tx = ValueNoise.smooth(fx - x0), ty = ValueNoise.smooth(fy - y0)
@@ -27,7 +30,7 @@ struct ValueNoise {
 
     /// Fractal sum of `octaves` layers, the first with spacing `cell`, each next one half as
     /// coarse and half as strong; in `0 ... 1`, repeating like ``sample(_:_:cell:periodX:periodY:)``.
-    func fractal(_ x: Double, _ y: Double, cell: Double, octaves: Int, periodX: Int = 0, periodY: Int = 0) -> Double {
+    public func fractal(_ x: Double, _ y: Double, cell: Double, octaves: Int, periodX: Int = 0, periodY: Int = 0) -> Double {
         var sum = 0.0, weight = 1.0, total = 0.0, size = cell
         for octave in 0..<octaves {
             let layer = ValueNoise(salt: salt &+ UInt64(octave) &* 0x51_7CC1)

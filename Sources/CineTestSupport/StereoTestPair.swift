@@ -2,6 +2,7 @@
 // moving synthetic scene lacks — slanted planes, thin objects, low texture, occlusion edges —
 // used by the matcher's tests and benchmark.
 import CineMedia
+import CineVision
 import Foundation
 
 /// A rectified gray8 stereo pair with the exact disparity of every left pixel.

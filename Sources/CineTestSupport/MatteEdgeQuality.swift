@@ -3,6 +3,7 @@
 // (a halo of the subject on the blurred background, the background bleeding into the sharp subject),
 // found by changing one layer's colours and seeing which pixels of the other change.
 import CineMedia
+import CineVision
 
 /// Edge-quality measures for a person matte and a render that uses it (tests and benchmarks).
 public enum MatteEdgeQuality {
