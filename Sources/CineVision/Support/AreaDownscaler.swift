@@ -65,21 +65,20 @@ enum AreaDownscaler {
                 continue
             }
             // Output x sums accumulator columns [x·W/width, max(that + 1, (x+1)·W/width)).
-            @inline(__always) func sum(_ x: Int) -> (UInt32, UInt32) {
-                let x0 = x * sw / width, x1 = max(x0 + 1, (x + 1) * sw / width)
-                var s: UInt32 = 0
-                for sx in x0..<x1 { s &+= acc[sx] }
-                return (s, UInt32(x1 - x0) * rowsSummed)
-            }
             if let d {
                 for x in 0..<width {
-                    let (s, n) = sum(x)
+                    let x0 = x * sw / width, x1 = max(x0 + 1, (x + 1) * sw / width)
+                    var s: UInt32 = 0
+                    for sx in x0..<x1 { s &+= acc[sx] }
+                    let n = UInt32(x1 - x0) * rowsSummed
                     d[x] = UInt8(truncatingIfNeeded: (s &+ n / 2) / n)
                 }
             } else if let f = floats.map({ $0 + y * stride }) {
                 for x in 0..<width {
-                    let (s, n) = sum(x)
-                    f[x] = Float(s) / Float(n)
+                    let x0 = x * sw / width, x1 = max(x0 + 1, (x + 1) * sw / width)
+                    var s: UInt32 = 0
+                    for sx in x0..<x1 { s &+= acc[sx] }
+                    f[x] = Float(s) / Float(UInt32(x1 - x0) * rowsSummed)
                 }
             }
         }
