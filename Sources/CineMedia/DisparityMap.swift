@@ -44,19 +44,23 @@ public struct DisparityMap: Sendable {
     /// on a 5 × 5 grid spaced 0.5 % of the frame around it (clamped to the frame), so one
     /// unmatched or speckled sample does not decide. `nil` when none is valid. The one lookup
     /// for a point: live focus commands, the editor's taps, `render --focus-at`.
-    /// Cost: 25 samples + a sort of ≤ 25.
+    /// Cost: 25 samples + a sort of ≤ 25, on the stack (the focus node asks every frame).
     public func robustDisparity(at point: NormalizedPoint) -> Double? {
-        var samples: [Float] = []
-        samples.reserveCapacity(25)
-        for j in -2...2 {
-            for i in -2...2 {
-                let sx = min(1, max(0, point.x + Double(i) * 0.005)), sy = min(1, max(0, point.y + Double(j) * 0.005))
-                if let v = disparity(atNormalized: sx, sy), v > 0 { samples.append(v) }
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 25) { samples -> Double? in
+            var count = 0
+            for j in -2...2 {
+                for i in -2...2 {
+                    let sx = min(1, max(0, point.x + Double(i) * 0.005)), sy = min(1, max(0, point.y + Double(j) * 0.005))
+                    if let v = disparity(atNormalized: sx, sy), v > 0 {
+                        samples[count] = v
+                        count += 1
+                    }
+                }
             }
+            guard count > 0 else { return nil }
+            samples[0..<count].sort()
+            return Double(samples[count / 2])
         }
-        guard !samples.isEmpty else { return nil }
-        samples.sort()
-        return Double(samples[samples.count / 2])
     }
 
     /// The disparity of an object in `box`: the median over the box's central part (shrunk by
