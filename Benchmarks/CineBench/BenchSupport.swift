@@ -47,6 +47,29 @@ func capture(_ command: String) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Runs one program as a user's shell would (`posix_spawn`, no shell in between, standard
+/// output and error to `output`) and returns its wall seconds from spawn to exit: the whole
+/// process, start-up included, and nothing of the bench's own (Foundation's `Process` closes
+/// every possible descriptor in the child, tens of milliseconds that belong to no tool).
+func spawnWall(_ arguments: [String], output: String) throws -> Double {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { for a in argv { free(a) } }
+    var pid: pid_t = 0
+    let t0 = now()
+    let rc = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+    guard rc == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let seconds = now() - t0
+    guard status == 0 else { throw BenchError("\(arguments.joined(separator: " ")) failed (status \(status))") }
+    return seconds
+}
+
 /// Runs `command` in `/bin/sh` with its output discarded; the whole process's wall seconds.
 func shell(_ command: String) throws -> Double {
     try time { _ = try capture(command + " > /dev/null 2>&1") }

@@ -1,5 +1,5 @@
 // NodeHarness: drives one node with no scheduler and no threads — push the packets of an
-// instant in, collect what it outputs. The test bench every node's tests use.
+// instant in, get back every packet it sent. The test bench every node's tests use.
 import CineMedia
 import Logging
 
@@ -8,16 +8,21 @@ import Logging
 /// ```swift
 /// var h = try NodeHarness(Vignette.self, parameters: ["strength": "0.8"])
 /// try h.start()
-/// let out = try h.process(["video": frame], at: .zero)
-/// let image = out["out"] as! Image
+/// let sent = try h.process(["video": frame], at: .zero)
+/// let image = sent[h.instance.$out] as! Image
 /// ```
+///
+/// One output path: each call that runs the node (``process(_:at:)``, ``finish()``) returns
+/// ``SentPackets``, every packet the node sent since the previous such call, oldest first —
+/// those sent with ``NodeContext/emit(at:)`` (a node holding a lookahead) and the instant's own
+/// outputs, in the order a graph would pass them on.
 public struct NodeHarness<N: Node> {
     private var node: N
     private let slots: NodeSlots
     private var context: NodeContext
     private let hub = EventHub()
     private let collected = EventLog()
-    private let emittedLog = EmitLog()
+    private let queue = SentQueue()
 
     /// The clock the node paces by: manual, so a live source's `pace` returns at once with the
     /// clock moved to the frame's instant (no test sleeps); advance it to simulate waiting.
@@ -42,14 +47,14 @@ public struct NodeHarness<N: Node> {
         let log = collected
         hub.subscribe { log.append($0) }
         let outputs = slots.outputs
-        let emitted = emittedLog
+        let queue = queue
         context = NodeContext(nodeName: N.kind, logger: Logger(label: "harness.\(N.kind)"), pool: ImagePool(),
                               connectedOutputs: connectedOutputs ?? Set(slots.outputs.map(\.name)),
                               stopFlag: StopFlag(), events: hub, graph: GraphControl(nodes: [], events: hub),
                               clock: clock) { t in
             var out: [String: any Sendable] = [:]
             for slot in outputs { if let v = slot.take() { out[slot.name] = v } }
-            emitted.append((t, out))
+            queue.append(SentPacket(timestamp: t, outputs: out))
         }
         try node.validate()
     }
@@ -57,9 +62,12 @@ public struct NodeHarness<N: Node> {
     /// Calls `start`.
     public mutating func start() throws { try node.start(&context) }
 
-    /// Sets the inputs of one instant, calls `process` once, and returns the outputs it assigned.
+    /// Sets the inputs of one instant (by port name), calls `process` once, and returns what the
+    /// node sent: packets it emitted for earlier instants, then this instant's outputs if it
+    /// assigned any.
+    @discardableResult
     public mutating func process(_ inputs: [String: any Sendable] = [:], at time: Timestamp = .zero) throws
-        -> [String: any Sendable]
+        -> SentPackets
     {
         for slot in slots.inputs {
             if let v = inputs[slot.name] {
@@ -78,7 +86,8 @@ public struct NodeHarness<N: Node> {
         context.frameIndex += 1
         var out: [String: any Sendable] = [:]
         for slot in slots.outputs { if let v = slot.take() { out[slot.name] = v } }
-        return out
+        if !out.isEmpty { queue.append(SentPacket(timestamp: context.timestamp, outputs: out)) }
+        return SentPackets(queue.take())
     }
 
     /// The timestamp of the last instant (what a source set).
@@ -87,8 +96,12 @@ public struct NodeHarness<N: Node> {
     /// Whether a source has called `endOfStream()`.
     public var hasEnded: Bool { context.ended }
 
-    /// Calls `finish`.
-    public mutating func finish() throws { try node.finish(&context) }
+    /// Calls `finish` and returns what the node flushed (packets it held for a lookahead).
+    @discardableResult
+    public mutating func finish() throws -> SentPackets {
+        try node.finish(&context)
+        return SentPackets(queue.take())
+    }
 
     /// Sends a node command, checked against the kind's declaration as the graph checks it.
     public mutating func command(_ command: NodeCommand) throws -> String {
@@ -103,12 +116,6 @@ public struct NodeHarness<N: Node> {
         slot.assign(try slot.parse(.text(text)))
     }
 
-    /// Packets the node sent with ``NodeContext/emit(at:)`` since the last call, oldest first;
-    /// the log is cleared.
-    public mutating func takeEmitted() -> [(timestamp: Timestamp, outputs: [String: any Sendable])] {
-        emittedLog.take()
-    }
-
     /// Events the node posted.
     public var events: [GraphEvent] { collected.events }
 
@@ -116,10 +123,39 @@ public struct NodeHarness<N: Node> {
     public var instance: N { node }
 }
 
-final class EmitLog: @unchecked Sendable {
-    private var list: [(timestamp: Timestamp, outputs: [String: any Sendable])] = []
-    func append(_ e: (Timestamp, [String: any Sendable])) { list.append(e) }
-    func take() -> [(timestamp: Timestamp, outputs: [String: any Sendable])] {
+/// One packet a node sent: its instant and what each output carried.
+public struct SentPacket {
+    /// The instant the packet belongs to.
+    public let timestamp: Timestamp
+    /// The outputs it carried, by port name (outputs not assigned are absent).
+    public let outputs: [String: any Sendable]
+    /// What the output named `name` carried.
+    public subscript(_ name: String) -> (any Sendable)? { outputs[name] }
+    /// What an output carried, by the port's handle: `packet[h.instance.$video]`.
+    public subscript(_ port: Port) -> (any Sendable)? { outputs[port.name] }
+}
+
+/// The packets a node sent during one harness call, oldest first.
+///
+/// A collection of ``SentPacket``; subscripting by a port's name or handle reads the newest
+/// packet that carried that output, which for a node without a lookahead is the instant's own.
+public struct SentPackets: RandomAccessCollection {
+    /// The packets, oldest first.
+    public let packets: [SentPacket]
+    init(_ packets: [SentPacket]) { self.packets = packets }
+    public var startIndex: Int { packets.startIndex }
+    public var endIndex: Int { packets.endIndex }
+    public subscript(position: Int) -> SentPacket { packets[position] }
+    /// The newest value sent on the output named `name`.
+    public subscript(_ name: String) -> (any Sendable)? { packets.last { $0.outputs[name] != nil }?.outputs[name] }
+    /// The newest value sent on an output, by the port's handle: `sent[h.instance.$video]`.
+    public subscript(_ port: Port) -> (any Sendable)? { self[port.name] }
+}
+
+final class SentQueue: @unchecked Sendable {
+    private var list: [SentPacket] = []
+    func append(_ packet: SentPacket) { list.append(packet) }
+    func take() -> [SentPacket] {
         defer { list.removeAll() }
         return list
     }
@@ -129,10 +165,4 @@ final class EventLog: @unchecked Sendable {
     private var list: [GraphEvent] = []
     func append(_ e: GraphEvent) { list.append(e) }
     var events: [GraphEvent] { list }
-}
-
-extension Dictionary where Key == String, Value == any Sendable {
-    /// The packet an output sent, by the port's handle rather than its name:
-    /// `try h.process(["video": frame])[h.instance.$out] as? Image`.
-    public subscript(_ port: Port) -> (any Sendable)? { self[port.name] }
 }

@@ -299,11 +299,12 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
 
     @Test func harnessCollectsEmittedPackets() throws {
         var h = try NodeHarness(Hold.self, parameters: ["depth": "2"])
-        for i in 0..<4 { _ = try h.process(["input": i], at: Timestamp(nanoseconds: Int64(i))) }
-        #expect(h.takeEmitted().map { $0.outputs["output"] as? Int } == [0, 1])
-        try h.finish()
-        let flushed = h.takeEmitted()
-        #expect(flushed.map { $0.outputs["output"] as? Int } == [2, 3])
+        var sent: [SentPacket] = []
+        for i in 0..<4 { sent += try h.process(["input": i], at: Timestamp(nanoseconds: Int64(i))) }
+        #expect(sent.map { $0["output"] as? Int } == [0, 1])
+        #expect(sent.map(\.timestamp.nanoseconds) == [0, 1])
+        let flushed = try h.finish()
+        #expect(flushed.map { $0["output"] as? Int } == [2, 3])
         #expect(flushed.map(\.timestamp.nanoseconds) == [2, 3])
     }
 

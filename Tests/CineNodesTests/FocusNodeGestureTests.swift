@@ -37,7 +37,7 @@ private let person: Detections = [
     /// Sends `text` commands in order between frames of the vase scene; returns the replies
     /// (or `error: …`) and the last frame's outputs.
     private func run(_ commands: [(String, [String: String])], video: Bool = true)
-        throws -> (replies: [String], last: [String: any Sendable])
+        throws -> (replies: [String], last: SentPackets)
     {
         var h = try NodeHarness(FocusNode.self)
         try h.start()

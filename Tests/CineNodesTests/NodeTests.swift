@@ -36,17 +36,10 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         var h = try NodeHarness(SyntheticCameraNode.self,
                                 parameters: ["size": "160x90", "fps": "10", "duration": "0.5s", "live": "false"])
         try h.start()
-        var frames: [[String: any Sendable]] = []
-        var times: [Timestamp] = []
-        while !h.hasEnded {
-            let out = try h.process()
-            if !out.isEmpty {
-                frames.append(out)
-                times.append(h.timestamp)
-            }
-        }
+        var frames: [SentPacket] = []
+        while !h.hasEnded { frames += try h.process() }
         #expect(frames.count == 5)
-        #expect(times == (0..<5).map { Timestamp(frame: $0, fps: 10) })
+        #expect(frames.map(\.timestamp) == (0..<5).map { Timestamp(frame: $0, fps: 10) })
         let stereo = try #require(frames[0]["stereo"] as? StereoFrame)
         #expect(stereo.left.width == 160 && stereo.left.height == 90 && stereo.left.format == .i420)
         let truth = try #require(frames[0]["disparity"] as? DisparityMap)

@@ -21,18 +21,19 @@ private func shakyClip(_ edit: (inout ShakyClipGenerator.Configuration) -> Void)
 /// packet it sent, oldest first, and how many came out before `finish`.
 private func stabilize(
     _ frames: [[String: any Sendable]], parameters: [String: String], connected: Set<String>? = nil
-) throws -> (packets: [(timestamp: Timestamp, outputs: [String: any Sendable])], beforeFinish: Int) {
+) throws -> (packets: [SentPacket], beforeFinish: Int) {
     var h = try NodeHarness(StabilizerNode.self, parameters: parameters, connectedOutputs: connected)
     try h.start()
-    var packets: [(timestamp: Timestamp, outputs: [String: any Sendable])] = []
+    var packets: [SentPacket] = []
     for (i, inputs) in frames.enumerated() {
-        let direct = try h.process(inputs, at: Timestamp(frame: i, fps: 30))
-        #expect(direct.isEmpty, "held frames leave through emit(at:), not as outputs of the call")
-        packets += h.takeEmitted()
+        let now = Timestamp(frame: i, fps: 30)
+        let sent = try h.process(inputs, at: now)
+        // One frame in, at most one out: a held frame, stamped with its own (earlier) instant.
+        #expect(sent.count <= 1 && sent.allSatisfy { $0.timestamp < now }, "\(sent.map(\.timestamp)) at \(now)")
+        packets += sent
     }
     let before = packets.count
-    try h.finish()
-    packets += h.takeEmitted()
+    packets += try h.finish()
     return (packets, before)
 }
 
@@ -216,19 +217,16 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
         try h.start()
         var counts: [Int] = []
         for t in 0..<12 {
-            _ = try h.process(["video": gen.frame(at: t)], at: Timestamp(frame: t, fps: 10))
-            counts.append(h.takeEmitted().count)
+            counts.append(try h.process(["video": gen.frame(at: t)], at: Timestamp(frame: t, fps: 10)).count)
         }
         // 0.5 s at 10 fps = 5 frames held.
         #expect(counts == [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
-        try h.finish()
-        let flushed = h.takeEmitted()
+        let flushed = try h.finish()
         #expect(flushed.map(\.timestamp) == (7..<12).map { Timestamp(frame: $0, fps: 10) })
         // A single frame is flushed too.
         var one = try NodeHarness(StabilizerNode.self, parameters: ["lookahead": "1s"])
-        _ = try one.process(["video": gen.frame(at: 0)], at: .zero)
-        try one.finish()
-        #expect(one.takeEmitted().count == 1)
+        #expect(try one.process(["video": gen.frame(at: 0)], at: .zero).isEmpty)
+        #expect(try one.finish().count == 1)
     }
 
     @Test func badInputIsAClearError() throws {
