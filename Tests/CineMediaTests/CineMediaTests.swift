@@ -105,4 +105,27 @@ import Testing
             }
         }
     }
+
+    @Test func writtenFilesHoldTheEncodedBytesAndAnUnwritablePathIsNamed() throws {
+        // A crop (its stride wider than its rows): the file holds only the picture's samples.
+        let whole = Image(width: 720, height: 4, format: .float32)
+        for y in 0..<4 { for x in 0..<720 { whole.plane(0).row(y, as: Float.self)[x] = Float(y * 1000 + x) } }
+        let values = whole.cropped(x: 10, y: 1, width: 700, height: 3)
+        #expect(values.plane(0).stride > 700 * 4)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cinegraph-pfm-\(getpid()).pfm").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Over a longer file: the write truncates it.
+        try Data(count: 100_000).write(to: URL(fileURLWithPath: path))
+        let map = PortableFloatMap(values: values)
+        try map.write(to: path)
+        #expect(FileManager.default.contents(atPath: path) == map.encoded())
+        let back = try PortableFloatMap(contentsOf: path)
+        #expect(back.values.width == 700 && back.values.plane(0).row(2, as: Float.self)[699] == 3709)
+        #expect(back.values.plane(0).row(0, as: Float.self)[0] == 1010)
+        #expect {
+            try map.write(to: "/nonexistent-dir/d.pfm")
+        } throws: { error in
+            "\(error)".contains("/nonexistent-dir/d.pfm") && "\(error)".contains("No such file")
+        }
+    }
 }
