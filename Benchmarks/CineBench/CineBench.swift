@@ -57,8 +57,19 @@ struct CineBench {
             }
             return try section.run()
         }
-        for section in benchSections { try section.run() }
+        // A section that cannot run is reported and the rest still run; the exit status says so.
+        var failed: [String] = []
+        for section in benchSections {
+            do { try section.run() } catch {
+                print("\n\(section.name): could not run: \(error)")
+                failed.append(section.name)
+            }
+        }
         printSummaryTable()
+        if !failed.isEmpty {
+            print("\nsections that could not run: \(failed.joined(separator: ", "))")
+            exit(1)
+        }
     }
 }
 

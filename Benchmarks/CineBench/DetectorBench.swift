@@ -37,9 +37,12 @@ func runDetectorBench() throws {
     print("\ndetector — cinegraph cascades vs OpenCV CascadeClassifier.detectMultiScale, same images, XML, parameters")
     let runs = Int(ProcessInfo.processInfo.environment["BENCH_DETECTOR_RUNS"] ?? "") ?? 3
     // BENCH_DETECTOR_CASCADES=lbp (or haar) keeps the cascades whose path contains it.
+    // (Not `contains("")` for "no filter": Foundation's contains finds no empty string, and the
+    // table silently vanished from `make bench` that way.)
+    let only = ProcessInfo.processInfo.environment["BENCH_DETECTOR_CASCADES"] ?? ""
     let cascades = ["/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml",
                     "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml"].filter {
-        $0.contains(ProcessInfo.processInfo.environment["BENCH_DETECTOR_CASCADES"] ?? "")
+        only.isEmpty || $0.contains(only)
     }
     guard cascades.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else {
         print("  skipped: opencv-data is not installed (scripts/setup.sh)")
