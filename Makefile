@@ -7,14 +7,18 @@ SWIFT ?= swift
 ARCH ?= $(shell if grep -qw avx512_vpopcntdq /proc/cpuinfo 2>/dev/null && grep -qw avx512bw /proc/cpuinfo; \
 	then echo "-Xswiftc -target-cpu -Xswiftc icelake-server"; \
 	elif grep -qw avx2 /proc/cpuinfo 2>/dev/null; then echo "-Xswiftc -target-cpu -Xswiftc haswell"; fi)
-# The release binary links the Swift runtime and Foundation in (--static-swift-stdlib): a tool's
-# process starts in ~5 ms instead of ~30 (docs/architecture.md). Plugins need the shared runtime:
-# build cinegraph for them with plain `swift build` (the debug build `make examples` uses).
-RELEASE_FLAGS = -c release --static-swift-stdlib $(ARCH)
-RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path 2>/dev/null)
-DEBUG_BIN = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
+# One build for everything `make test` runs: optimised (the tests' pixel work runs at the speed
+# users get; a debug build was 48x slower on a pixel loop and the suite took half an hour), with
+# -enable-testing for the suites' @testable imports, and the shared Swift runtime (plugins need it).
+BUILD_FLAGS = -c release $(ARCH) -Xswiftc -enable-testing
+# The binary users run links the Swift runtime and Foundation in (--static-swift-stdlib): a
+# tool's process starts in ~5 ms instead of ~30 (docs/architecture.md). It compiles with the same
+# flags as the test build, so switching between the two relinks and compiles nothing again.
+RELEASE_FLAGS = $(BUILD_FLAGS) --static-swift-stdlib
+BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)
+RELEASE_BIN = $(BIN)
 
-.PHONY: setup release demo build test validate examples plugin bench score docs sample soak clean
+.PHONY: setup release demo build check test validate examples plugin bench score docs sample soak clean
 
 setup:
 	@bash scripts/setup.sh
@@ -27,25 +31,30 @@ release: setup
 demo: release
 	$(RELEASE_BIN)/cinegraph demo
 
+## The optimised build with the tests (shared Swift runtime: what tests and plugins run).
 build: setup
-	$(SWIFT) build --build-tests
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+
+## The inner loop: unit suites only (no GStreamer pipeline, no browser, no process), < 2 min.
+check: build
+	BIN=$(BIN) scripts/run-tests.sh --tier unit
 
 validate: build
-	$(DEBUG_BIN)/cinegraph validate graphs/*.conf
-	python3 scripts/docs-tables.py $(DEBUG_BIN)/cinegraph --check
+	$(BIN)/cinegraph validate graphs/*.conf
+	python3 scripts/docs-tables.py $(BIN)/cinegraph --check
 
 ## The embedding examples: a package that defines and runs a custom node, and a plugin.
 examples: build plugin
 	cd Examples/CustomNode && $(SWIFT) build && $(SWIFT) run timecode-demo ../../out/examples
-	$(DEBUG_BIN)/cinegraph run Examples/Plugin/plugin-demo.conf --quiet
+	$(BIN)/cinegraph run Examples/Plugin/plugin-demo.conf --quiet
 
 plugin: build
-	$(MAKE) -C Examples/Plugin CINEGRAPH_BIN=$(DEBUG_BIN)
+	$(MAKE) -C Examples/Plugin CINEGRAPH_BIN=$(BIN)
 
-## Every test: graphs validate, examples build and run, then the test suite (last, so its
-## summary closes the output). The demo's tests run the release binary, as `make demo` does.
-test: build validate examples release
-	CINEGRAPH_RELEASE_BIN=$(RELEASE_BIN)/cinegraph SWIFT="$(SWIFT)" scripts/run-tests.sh
+## Every test: graphs validate, examples build and run, then the whole suite in two shards at
+## once (last, so its summary closes the output); docs/architecture.md, "Tests".
+test: build validate examples
+	BIN=$(BIN) scripts/run-tests.sh --tier all
 
 bench: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product cinegraph
@@ -64,8 +73,8 @@ score: release
 
 ## Regenerates docs/nodes.md from the node declarations.
 docs: build
-	$(DEBUG_BIN)/cinegraph nodes --markdown > docs/nodes.md
-	python3 scripts/docs-tables.py $(DEBUG_BIN)/cinegraph
+	$(BIN)/cinegraph nodes --markdown > docs/nodes.md
+	python3 scripts/docs-tables.py $(BIN)/cinegraph
 
 ## Endurance: 10 minutes of the live cinematic graph; RSS at 1, 5, 10 min, leaked GStreamer objects.
 soak: release

@@ -31,7 +31,7 @@ public final class EditorServer: Sendable {
         /// The movie the Render button writes.
         public var renderOutput: String
         /// Bokeh quality of the render.
-        public var renderQuality = "standard"
+        public var renderQuality = BokehNode.Quality.standard
         /// The folder the Export button writes the depth sequences into.
         public var exportFolder: String
 

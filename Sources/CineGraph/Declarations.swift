@@ -2,9 +2,10 @@
 // The declaration is the single source for validation, `cinegraph nodes` and docs/nodes.md.
 import CineMedia
 
-/// A port of a node, as its code refers to it: `$video` gives the `video` port's handle.
-/// The name is the config key (the property's, or the `name:` of its declaration).
-public struct Port: CustomStringConvertible {
+/// A port of a node, as its code refers to it: `$video` gives the `video` port's handle, typed
+/// by the packets it carries (`Port<Image>`). The name is the config key (the property's, or the
+/// `name:` of its declaration).
+public struct Port<Value: Sendable>: CustomStringConvertible, PortNaming {
     private let slot: PortName
     init(_ slot: PortName) { self.slot = slot }
     /// The port's name in configs, docs and errors.
@@ -31,7 +32,7 @@ public struct Input<Value: Sendable>: InputDeclaring {
         slot = InputSlot(doc: doc, optional: false, explicitName: name, formats: formats)
     }
     /// The port's handle (`$video`).
-    public var projectedValue: Port { Port(slot) }
+    public var projectedValue: Port<Value> { Port(slot) }
     /// The packet of the current instant.
     public var wrappedValue: Value {
         guard let v = slot.value else { preconditionFailure("input '\(slot.name)' read outside process()") }
@@ -51,7 +52,7 @@ public struct OptionalInput<Value: Sendable>: InputDeclaring {
         slot = InputSlot(doc: doc, optional: true, explicitName: name, formats: formats)
     }
     /// The port's handle (`$focus`).
-    public var projectedValue: Port { Port(slot) }
+    public var projectedValue: Port<Value> { Port(slot) }
     /// The packet of the current instant, or `nil` when the port is not connected.
     public var wrappedValue: Value? { slot.value }
     var anyInputSlot: AnyInputSlot { slot }
@@ -76,7 +77,7 @@ public struct Output<Value: Sendable>: OutputDeclaring {
         slot = OutputSlot(doc: doc, explicitName: name, formats: .sameAs(input))
     }
     /// The port's handle, for ``NodeContext/isConnected(_:)-(Port)``: `ctx.isConnected($video)`.
-    public var projectedValue: Port { Port(slot) }
+    public var projectedValue: Port<Value> { Port(slot) }
     /// The packet for the current instant.
     public var wrappedValue: Value {
         get {
@@ -124,6 +125,9 @@ public enum ImageFormats: Sendable, Hashable {
     /// The format of the image on the named input.
     case sameAs(String)
 }
+
+/// What every port handle has, whatever it carries: its name.
+protocol PortNaming { var name: String { get } }
 
 // MARK: - Slots: the storage behind the wrappers, found by reflection.
 

@@ -127,7 +127,7 @@ public struct NodeContext {
     }
 
     /// Whether an output feeds any other node (skip work nobody reads): `ctx.isConnected($video)`.
-    public func isConnected(_ port: Port) -> Bool { connectedOutputs.contains(port.name) }
+    public func isConnected<Value>(_ port: Port<Value>) -> Bool { connectedOutputs.contains(port.name) }
 
     /// For sources: there will be no more packets. `finish` follows.
     public mutating func endOfStream() { ended = true }

@@ -8,8 +8,8 @@ import Logging
 /// ```swift
 /// var h = try NodeHarness(Vignette.self, parameters: ["strength": "0.8"])
 /// try h.start()
-/// let sent = try h.process(["video": frame], at: .zero)
-/// let image = sent[h.instance.$out] as! Image
+/// let sent = try h.process([\.$video: frame], at: .zero)
+/// let image: Image? = sent[\.$out]
 /// ```
 ///
 /// One output path: each call that runs the node (``process(_:at:)``, ``finish()``) returns
@@ -54,7 +54,7 @@ public struct NodeHarness<N: Node> {
                               clock: clock) { t in
             var out: [String: any Sendable] = [:]
             for slot in outputs { if let v = slot.take() { out[slot.name] = v } }
-            queue.append(SentPacket(timestamp: t, outputs: out))
+            queue.append(UntypedPacket(timestamp: t, outputs: out))
         }
         try node.validate()
     }
@@ -62,15 +62,16 @@ public struct NodeHarness<N: Node> {
     /// Calls `start`.
     public mutating func start() throws { try node.start(&context) }
 
-    /// Sets the inputs of one instant (by port name), calls `process` once, and returns what the
-    /// node sent: packets it emitted for earlier instants, then this instant's outputs if it
-    /// assigned any.
+    /// Sets the inputs of one instant (by port handle: `[\.$video: frame]`), calls `process`
+    /// once, and returns what the node sent: packets it emitted for earlier instants, then this
+    /// instant's outputs if it assigned any. A value of another type than its port's throws.
     @discardableResult
-    public mutating func process(_ inputs: [String: any Sendable] = [:], at time: Timestamp = .zero) throws
-        -> SentPackets
+    public mutating func process(_ inputs: PortValues<N> = [:], at time: Timestamp = .zero) throws
+        -> SentPackets<N>
     {
+        let given = try inputs.byName(node)
         for slot in slots.inputs {
-            if let v = inputs[slot.name] {
+            if let v = given[slot.name] {
                 guard type(of: v) == slot.valueType else {
                     throw ControlError("input '\(slot.name)' takes \(slot.valueType), got \(type(of: v))")
                 }
@@ -86,8 +87,8 @@ public struct NodeHarness<N: Node> {
         context.frameIndex += 1
         var out: [String: any Sendable] = [:]
         for slot in slots.outputs { if let v = slot.take() { out[slot.name] = v } }
-        if !out.isEmpty { queue.append(SentPacket(timestamp: context.timestamp, outputs: out)) }
-        return SentPackets(queue.take())
+        if !out.isEmpty { queue.append(UntypedPacket(timestamp: context.timestamp, outputs: out)) }
+        return SentPackets(queue.take(), node: node)
     }
 
     /// The timestamp of the last instant (what a source set).
@@ -98,9 +99,9 @@ public struct NodeHarness<N: Node> {
 
     /// Calls `finish` and returns what the node flushed (packets it held for a lookahead).
     @discardableResult
-    public mutating func finish() throws -> SentPackets {
+    public mutating func finish() throws -> SentPackets<N> {
         try node.finish(&context)
-        return SentPackets(queue.take())
+        return SentPackets(queue.take(), node: node)
     }
 
     /// Sends a node command, checked against the kind's declaration as the graph checks it.
@@ -123,39 +124,77 @@ public struct NodeHarness<N: Node> {
     public var instance: N { node }
 }
 
-/// One packet a node sent: its instant and what each output carried.
-public struct SentPacket {
+/// One packet a node sent: its instant and what each output carried, read by the output's
+/// handle: `packet[\.$video]` is an `Image?`.
+public struct SentPacket<N: Node> {
     /// The instant the packet belongs to.
     public let timestamp: Timestamp
-    /// The outputs it carried, by port name (outputs not assigned are absent).
-    public let outputs: [String: any Sendable]
-    /// What the output named `name` carried.
-    public subscript(_ name: String) -> (any Sendable)? { outputs[name] }
-    /// What an output carried, by the port's handle: `packet[h.instance.$video]`.
-    public subscript(_ port: Port) -> (any Sendable)? { outputs[port.name] }
+    let outputs: [String: any Sendable]
+    let node: N
+    /// What an output carried, by its handle (`nil` when the output was not assigned).
+    public subscript<Value>(_ port: KeyPath<N, Port<Value>>) -> Value? {
+        outputs[node[keyPath: port].name].map { $0 as! Value }
+    }
+    /// The names of the outputs the packet carried.
+    public var portNames: Set<String> { Set(outputs.keys) }
 }
 
 /// The packets a node sent during one harness call, oldest first.
 ///
-/// A collection of ``SentPacket``; subscripting by a port's name or handle reads the newest
-/// packet that carried that output, which for a node without a lookahead is the instant's own.
-public struct SentPackets: RandomAccessCollection {
+/// A collection of ``SentPacket``; subscripting by an output's handle reads the newest packet
+/// that carried that output, which for a node without a lookahead is the instant's own:
+/// `sent[\.$video]` is an `Image?`.
+public struct SentPackets<N: Node>: RandomAccessCollection {
     /// The packets, oldest first.
-    public let packets: [SentPacket]
-    init(_ packets: [SentPacket]) { self.packets = packets }
+    public let packets: [SentPacket<N>]
+    init(_ packets: [UntypedPacket], node: N) {
+        self.packets = packets.map { SentPacket(timestamp: $0.timestamp, outputs: $0.outputs, node: node) }
+    }
     public var startIndex: Int { packets.startIndex }
     public var endIndex: Int { packets.endIndex }
-    public subscript(position: Int) -> SentPacket { packets[position] }
-    /// The newest value sent on the output named `name`.
-    public subscript(_ name: String) -> (any Sendable)? { packets.last { $0.outputs[name] != nil }?.outputs[name] }
-    /// The newest value sent on an output, by the port's handle: `sent[h.instance.$video]`.
-    public subscript(_ port: Port) -> (any Sendable)? { self[port.name] }
+    public subscript(position: Int) -> SentPacket<N> { packets[position] }
+    /// The newest value sent on an output, by its handle.
+    public subscript<Value>(_ port: KeyPath<N, Port<Value>>) -> Value? {
+        packets.last { $0[port] != nil }?[port]
+    }
+}
+
+/// The inputs of one instant for ``NodeHarness/process(_:at:)``, by port handle:
+/// `[\.$image: frame, \.$disparity: map]`. Each value's type is checked against its port's.
+public struct PortValues<N: Node>: ExpressibleByDictionaryLiteral {
+    private var entries: [(PartialKeyPath<N>, any Sendable)]
+    public init(dictionaryLiteral elements: (PartialKeyPath<N>, any Sendable)...) { entries = elements }
+    /// The value given for an input, by its handle; setting `nil` removes it.
+    public subscript<Value>(_ port: KeyPath<N, Port<Value>>) -> Value? {
+        get { entries.last { $0.0 == port }.map { $0.1 as! Value } }
+        set {
+            entries.removeAll { $0.0 == port }
+            if let newValue { entries.append((port, newValue)) }
+        }
+    }
+    /// The values by port name; a key path that does not lead to a port throws.
+    func byName(_ node: N) throws -> [String: any Sendable] {
+        var out: [String: any Sendable] = [:]
+        for (key, value) in entries {
+            guard let port = node[keyPath: key] as? any PortNaming else {
+                throw ControlError("\(key) is not a port of node kind '\(N.kind)'")
+            }
+            out[port.name] = value
+        }
+        return out
+    }
+}
+
+/// What a packet carried before the harness types it.
+struct UntypedPacket {
+    let timestamp: Timestamp
+    let outputs: [String: any Sendable]
 }
 
 final class SentQueue: @unchecked Sendable {
-    private var list: [SentPacket] = []
-    func append(_ packet: SentPacket) { list.append(packet) }
-    func take() -> [SentPacket] {
+    private var list: [UntypedPacket] = []
+    func append(_ packet: UntypedPacket) { list.append(packet) }
+    func take() -> [UntypedPacket] {
         defer { list.removeAll() }
         return list
     }

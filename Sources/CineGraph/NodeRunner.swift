@@ -9,16 +9,26 @@ import Synchronization
 public struct NodeFailure: Error, Sendable, CustomStringConvertible {
     public var node: String
     public var kind: String
-    /// The phase: `start`, `process`, `finish`.
-    public var phase: String
+    /// Where in the node's life it failed.
+    public var phase: NodePhase
     public var frame: Int
     public var timestamp: Timestamp
     public var reason: String
 
     public var description: String {
-        let at = phase == "process" ? " at frame \(frame) (t=\(timestamp))" : " in \(phase)"
+        let at = phase == .process ? " at frame \(frame) (t=\(timestamp))" : " in \(phase.rawValue)"
         return "node '\(node)' (\(kind)) failed\(at): \(reason)"
     }
+}
+
+/// The three phases of a node's life in a graph.
+public enum NodePhase: String, Sendable {
+    /// `start`: opening files, devices, models.
+    case start
+    /// `process`: one instant at a time.
+    case process
+    /// `finish`: flushing what is held and closing files.
+    case finish
 }
 
 /// Per-node counters, read by the status line and the summary.
@@ -106,25 +116,25 @@ final class NodeRunner: @unchecked Sendable {
         var node = instance
         var ctx = NodeContext(nodeName: graphNode.name, logger: logger, pool: ImagePool(),
                               connectedOutputs: connectedOutputs, stopFlag: stopFlag, events: events,
-                              graph: control) { [self] t in self.emit(slots, at: t, skipsForUnset: true) }
-        var phase = "start"
+                              graph: control) { [self] t in self.emit(slots, at: t) }
+        var phase = NodePhase.start
         do {
             try node.start(&ctx)
-            phase = "process"
+            phase = .process
             if graphNode.description.isSource {
                 try runSource(&node, &ctx, slots)
             } else {
                 try runFilter(&node, &ctx, slots)
             }
-            phase = "finish"
+            phase = .finish
             try node.finish(&ctx)
         } catch {
             report(error, phase: phase, ctx: ctx)
-            if phase == "process" {
+            if phase == .process {
                 let first = "\(error)"
                 do { try node.finish(&ctx) } catch {
                     // A sink that failed writing usually fails finalising for the same reason: say it once.
-                    if "\(error)" != first { report(error, phase: "finish", ctx: ctx) }
+                    if "\(error)" != first { report(error, phase: .finish, ctx: ctx) }
                 }
             }
         }
@@ -137,7 +147,7 @@ final class NodeRunner: @unchecked Sendable {
         done.signal()
     }
 
-    private func report(_ error: any Error, phase: String, ctx: NodeContext) {
+    private func report(_ error: any Error, phase: NodePhase, ctx: NodeContext) {
         let reason = "\(error)"
         onFailure(NodeFailure(node: graphNode.name, kind: graphNode.description.kind, phase: phase,
                               frame: ctx.frameIndex, timestamp: ctx.timestamp, reason: reason))
@@ -155,7 +165,7 @@ final class NodeRunner: @unchecked Sendable {
             let produced = slots.outputs.contains { $0.hasValue }
             if produced || ctx.emittedInCall {
                 record(t0 + ctx.idleNanoseconds, ctx.timestamp)
-                if produced { emit(slots, at: ctx.timestamp, skipsForUnset: true) }
+                if produced { emit(slots, at: ctx.timestamp) }
                 ctx.frameIndex += 1
             }
         }
@@ -177,7 +187,7 @@ final class NodeRunner: @unchecked Sendable {
                 ctx.timestamp = t
                 if values.contains(where: { $0 == nil }) {
                     stats.withLock { $0.skipped += 1 }
-                    emit(slots, at: t, skipsForUnset: true)
+                    emit(slots, at: t)
                     continue
                 }
                 for check in formatChecks {
@@ -191,7 +201,7 @@ final class NodeRunner: @unchecked Sendable {
                 record(t0 + ctx.idleNanoseconds, t)
                 for slot in connected { slot.set(nil) }
                 if !ctx.emittedInCall || slots.outputs.contains(where: { $0.hasValue }) {
-                    emit(slots, at: t, skipsForUnset: true)
+                    emit(slots, at: t)
                 }
                 ctx.frameIndex += 1
             }
@@ -210,7 +220,7 @@ final class NodeRunner: @unchecked Sendable {
         }
     }
 
-    private func emit(_ slots: NodeSlots, at t: Timestamp, skipsForUnset: Bool) {
+    private func emit(_ slots: NodeSlots, at t: Timestamp) {
         for (i, slot) in slots.outputs.enumerated() {
             let value = slot.take()
             guard i < routes.count, !routes[i].targets.isEmpty else { continue }

@@ -63,7 +63,6 @@ public struct CameraNode: Node {
     public func preflight() throws {
         try StereoRectification(path: calibration, rightPath: calibrationRight).preflight()
         guard source == "v4l2src" else { return }
-        try GStreamer.initialize()
         let cameras = DeviceMonitor.devices(.camera)
         let present = cameras.compactMap { c in c.path.map { "\($0) (\(c.name))" } }
         let list = present.isEmpty ? "no cameras are present" : "present: " + present.joined(separator: ", ")
@@ -107,7 +106,6 @@ public struct CameraNode: Node {
 
     public mutating func start(_ ctx: inout NodeContext) throws {
         rectification = StereoRectification(path: calibration, rightPath: calibrationRight)
-        try GStreamer.initialize()
         for dev in [device] + (rightDevice.isEmpty ? [] : [rightDevice]) {
             let p = try Pipeline(description(for: dev))
             let r = try AppSinkReader(pipeline: p, name: "sink", pool: ctx.pool)

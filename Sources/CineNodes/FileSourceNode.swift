@@ -81,7 +81,6 @@ public struct FileSourceNode: Node {
 
     public mutating func start(_ ctx: inout NodeContext) throws {
         rectification = StereoRectification(path: calibration, rightPath: calibrationRight)
-        try GStreamer.initialize()
         for file in [path] + (rightPath.isEmpty ? [] : [rightPath]) {
             let p = try Pipeline(pipelineDescription(file))
             readers.append(try AppSinkReader(pipeline: p, name: "sink", pool: ctx.pool))

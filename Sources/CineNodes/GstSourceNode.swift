@@ -50,7 +50,6 @@ public struct GstSourceNode: Node {
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
-        try GStreamer.initialize()
         let p = try Pipeline("\(description) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink sync=false max-buffers=4 drop=\(live)")
         reader = try AppSinkReader(pipeline: p, name: "sink", pool: ctx.pool)
         try p.play()

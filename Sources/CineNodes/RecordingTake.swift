@@ -46,7 +46,6 @@ struct RecordingTake<File: RecordingFile> {
     mutating func file(_ ctx: inout NodeContext, template: String, open: (String) throws -> File) throws -> File? {
         if paused { return nil }
         if let file { return file }
-        try GStreamer.initialize()
         path = Self.takePath(PathTemplate.expand(template, node: ctx.nodeName), take: takes)
         try PathTemplate.prepareFolder(for: path)
         let opened = try open(path)

@@ -54,7 +54,6 @@ public struct RefocusNode: Node {
     }
 
     public mutating func start(_ ctx: inout NodeContext) throws {
-        try GStreamer.initialize()
         let (_, records) = try AssetTrackReader.readMetadata(path: asset)
         var script = try CinematicScript(records: records)
         if !changes.isEmpty {

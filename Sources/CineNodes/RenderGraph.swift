@@ -20,8 +20,8 @@ public enum RenderGraph {
         public var changes: String?
         /// A fixed focus plane (full-resolution pixels) in place of the script.
         public var focusDisparity: Double?
-        /// Bokeh quality: draft, standard, high.
-        public var quality = "standard"
+        /// Bokeh quality.
+        public var quality = BokehNode.Quality.standard
         /// x264 speed preset.
         public var preset = "veryfast"
 

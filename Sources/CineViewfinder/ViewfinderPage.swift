@@ -7,7 +7,7 @@ import Hummingbird
 /// The viewfinder page.
 enum ViewfinderPage {
     /// The page, with a fresh nonce for its inline script and style (Content-Security-Policy).
-    static func response(hasToken: Bool) -> Response { PageResponse.html(template) }
+    static func response() -> Response { PageResponse.html(template) }
 
     static let template = #"""
         <!doctype html>

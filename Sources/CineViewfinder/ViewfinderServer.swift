@@ -248,7 +248,7 @@ public final class ViewfinderServer: Sendable {
     private func addRoutes(_ router: Router<BasicWebSocketRequestContext>) {
         router.middlewares.add(RequestGuard(token: settings.token))
         let token = settings.token
-        router.get("/") { _, _ in ViewfinderPage.response(hasToken: !token.isEmpty) }
+        router.get("/") { _, _ in ViewfinderPage.response() }
         control.addRoutes(router, server: self)
         router.ws(
             "/ws/video",

@@ -28,7 +28,7 @@ struct BokehCommand: ParsableCommand {
     @Option(help: "Aperture f-number, \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber).")
     var aperture: Double = LensModel.defaultFNumber
     @Option(help: "Largest blur radius as a fraction of the image height.") var maxBlur: Double = 0.03
-    @Option(help: "Quality: draft, standard, high.") var quality: String = "high"
+    @Option(help: "Speed / fidelity.") var quality: BokehQuality = .high
     @Option(name: .shortAndLong, help: "Output image (.png, .jpg).") var output: String
 
     func validate() throws {
@@ -38,14 +38,10 @@ struct BokehCommand: ParsableCommand {
         guard LensModel.fNumberRange.contains(aperture) else {
             throw ValidationError("--aperture \(aperture) is outside \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber)")
         }
-        guard BokehQuality(rawValue: quality) != nil else {
-            throw ValidationError("--quality must be one of \(BokehQuality.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard (0...0.2).contains(maxBlur) else { throw ValidationError("--max-blur must lie in 0...0.2") }
     }
 
     func run() throws {
-        try GStreamer.initialize()
         // Full colour in and out: the still never goes through 4:2:0.
         let picture: Image
         do {
@@ -71,7 +67,7 @@ struct BokehCommand: ParsableCommand {
         }
         var settings = BokehRenderer.Settings()
         settings.maxBlur = maxBlur
-        settings.quality = BokehQuality(rawValue: quality)!
+        settings.quality = quality
         let renderer = BokehRenderer(settings: settings)
         let out: Image
         do {

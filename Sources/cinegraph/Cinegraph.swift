@@ -15,13 +15,11 @@ struct Cinegraph: ParsableCommand {
 
 /// Options shared by the subcommands.
 struct LoggingOptions: ParsableArguments {
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String = "notice"
+    @Option(name: .long, help: "How much to log.")
+    var logLevel: Logger.Level = .notice
 
     func bootstrap() throws -> Logger {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let level = logLevel
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
             h.logLevel = level

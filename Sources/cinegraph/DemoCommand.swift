@@ -69,7 +69,7 @@ struct DemoCommand: ParsableCommand {
         // 2. The render.
         step(2, String(format: "rendering it with the bokeh and rack focus burned in, f/%g", aperture))
         let render = try RenderCommand.render(asset: asset, header: header, first: first, to: movie, aperture: aperture,
-                                              changes: nil, focusDisparity: nil, quality: "standard",
+                                              changes: nil, focusDisparity: nil, quality: .standard,
                                               preset: "veryfast", logger: logger, quiet: quiet)
         if render.aborted { throw ExitCode(130) }
 

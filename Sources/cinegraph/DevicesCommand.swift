@@ -11,7 +11,6 @@ struct DevicesCommand: ParsableCommand {
     @Flag(help: "Show every format of every device.") var verbose = false
 
     func run() throws {
-        try GStreamer.initialize()
         let loopbacks = V4L2Loopback.outputs()
         let outputs = Set(loopbacks.map(\.path))
         // A loopback device also shows as a camera (what is written to it can be read back): it

@@ -4,6 +4,7 @@
 import ArgumentParser
 import CineEditor
 import CineGStreamer
+import CineNodes
 import CineMedia
 import Dispatch
 import Foundation
@@ -27,19 +28,15 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Address to listen on (another than loopback needs --token).") var address = "127.0.0.1"
     @Option(help: "Port (0 = any free one).") var port = 8091
     @Option(help: "Shared secret every request must present (Bearer or ?token=).") var token = ""
-    @Option(help: "Bokeh quality of the render: draft, standard, high.") var quality = "standard"
+    @Option(help: "Bokeh quality of the render.") var quality: BokehNode.Quality = .standard
 
     private var base: String { asset.lowercased().hasSuffix(".mkv") ? String(asset.dropLast(4)) : asset }
 
     func run() throws {
-        guard ["draft", "standard", "high"].contains(quality) else {
-            throw ValidationError("--quality must be draft, standard or high, got '\(quality)'")
-        }
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(address)
         guard loopback || !token.isEmpty else {
             throw ValidationError("--address \(address) is reachable from other machines: give --token SECRET too")
         }
-        try GStreamer.initialize()
         let header: AssetHeader, records: [AssetFrameRecord]
         do { (header, records) = try AssetTrackReader.readMetadata(path: asset) } catch { throw ToolError("\(error)") }
         let server: EditorServer

@@ -20,7 +20,6 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         if plot != nil && files.count != 1 { throw ValidationError("--plot draws one asset; give exactly one file") }
-        try GStreamer.initialize()
         var failed = false
         for file in files {
             do {

@@ -26,15 +26,14 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Changes file from `cinegraph script` (user focus decisions, aperture).") var changes: String?
     @Option(help: "Focus on this disparity (pixels of the full-resolution view).") var focusDisparity: Double?
     @Option(help: "Focus on the depth at this normalised point of the first frame, e.g. 0.5,0.4.") var focusPoint: String?
-    @Option(help: "Bokeh quality: draft, standard (default: faster than real time at 1080p), high (about 0.8× real time at 1080p).")
-    var quality: String = "standard"
+    @Option(help: "Bokeh quality: standard is faster than real time at 1080p, high about 0.8× real time.")
+    var quality: BokehNode.Quality = .standard
     @Option(help: "x264 speed preset.") var preset: String = "veryfast"
     @Flag(help: "No status line.") var quiet = false
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
         let logger = try logging.bootstrap()
-        try GStreamer.initialize()
         let header: AssetHeader, first: AssetFrameRecord
         do {
             let metadata = try AssetTrackReader.readMetadataStart(path: asset)
@@ -80,7 +79,7 @@ struct RenderCommand: ParsableCommand {
     /// Focus comes from `focusDisparity` when given, else from the recorded script with
     /// `changes`. Shared by `render` and `demo`.
     static func render(asset: String, header: AssetHeader, first: AssetFrameRecord, to output: String,
-                       aperture: Double?, changes: String?, focusDisparity focus: Double?, quality: String,
+                       aperture: Double?, changes: String?, focusDisparity focus: Double?, quality: BokehNode.Quality,
                        preset: String, logger: Logger, quiet: Bool) throws -> ToolRun {
         var request = RenderGraph.Request(asset: asset, output: output)
         request.aperture = aperture

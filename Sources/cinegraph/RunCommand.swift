@@ -28,7 +28,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         guard let graph else {
             // No graph: the whole demo (record, render, plot, contact sheet) with these options.
-            var arguments = ["--log-level", logging.logLevel] + overrides.flatMap { ["--set", $0] }
+            var arguments = ["--log-level", logging.logLevel.rawValue] + overrides.flatMap { ["--set", $0] }
             if let duration { arguments += ["--duration", duration] }
             if quiet { arguments.append("--quiet") }
             let demo = try DemoCommand.parse(arguments)

@@ -47,7 +47,6 @@ struct ScriptCommand: ParsableCommand {
     }
 
     func run() throws {
-        try GStreamer.initialize()
         let header: AssetHeader, records: [AssetFrameRecord]
         do { (header, records) = try AssetTrackReader.readMetadata(path: asset) } catch { throw ToolError("\(error)") }
         guard !records.isEmpty else { throw ToolError("\(asset) holds no frames") }
@@ -176,10 +175,4 @@ struct ScriptCommand: ParsableCommand {
         let kind = d.kind == .base ? "automatic" : d.kind == .weakUser ? "weak" : "strong"
         return String(format: "%8.3f s  %@ %@", d.time.seconds, kind.padding(toLength: 9, withPad: " ", startingAt: 0), target)
     }
-}
-
-/// A command that failed for a reason other than its usage: printed as `Error: …`, exit status 1.
-struct ToolError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -20,10 +20,10 @@ struct StabilizeCommand: ParsableCommand {
 
     @Argument(help: "The shaky movie.") var input: String
     @Option(name: .shortAndLong, help: "Output movie (.mp4, .mkv, .mov).") var output: String
-    @Option(help: "off, standard, cinematic, cinematic-extended, cinematic-extended-enhanced.")
-    var mode: String = "cinematic-extended"
+    @Option(help: "How strongly to smooth, and how much to crop.")
+    var mode: StabilizerMode = .cinematicExtended
     @Option(help: "Lookahead instead of the mode's, e.g. 2s or 500ms.") var lookahead: String?
-    @Option(help: "Never rotate (keep stereo geometry): auto, on, off.") var stereoSafe: String = "off"
+    @Option(help: "Never rotate (keep stereo geometry).") var stereoSafe: StereoSafety = .off
     @Option(help: "Video bitrate in kbit/s (0 = encoder default).") var bitrate: Int = 0
     @Option(help: "x264 speed preset (ultrafast … veryslow).") var preset: String = "veryfast"
     @Option(help: "Video encoder: auto, x264, openh264, x265, vp9.") var encoder: String = "auto"
@@ -31,20 +31,11 @@ struct StabilizeCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        guard StabilizerMode(rawValue: mode) != nil else {
-            throw ValidationError(
-                "--mode must be one of \(StabilizerMode.allCases.map(\.rawValue).joined(separator: ", ")), got '\(mode)'"
-            )
-        }
-        guard StereoSafety(rawValue: stereoSafe) != nil else {
-            throw ValidationError("--stereo-safe must be auto, on or off, got '\(stereoSafe)'")
-        }
         guard bitrate >= 0 else { throw ValidationError("--bitrate must be 0 or more kbit/s") }
     }
 
     func run() throws {
         let logger = try logging.bootstrap()
-        try GStreamer.initialize()
         let source = try MovieTool.describe(input)
         var spec = GraphSpec(name: "stabilize")
         spec.add("file", kind: "file", ["path": input, "fps": source.fps])
@@ -59,7 +50,7 @@ struct StabilizeCommand: ParsableCommand {
         printError(
             String(
                 format: "stabilized %d frames of %dx%d (%@) in %.1f s, %.1f fps → %@", frames, source.width,
-                source.height, mode, run.seconds, Double(frames) / max(run.seconds, 1e-6), output))
+                source.height, mode.rawValue, run.seconds, Double(frames) / max(run.seconds, 1e-6), output))
         if run.aborted { throw ExitCode(130) }
     }
 

@@ -27,16 +27,3 @@ struct ValidateCommand: ParsableCommand {
         if failed > 0 { throw ExitCode(1) }
     }
 }
-
-/// Writes a line to stderr in one `write` (events arrive from several node threads at once;
-/// `print(_:terminator:to:)` writes the text and the newline separately, so lines interleaved).
-func printError(_ s: String, terminator: String = "\n") {
-    var stderr = StandardError()
-    stderr.write(s + terminator)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
-    }
-}

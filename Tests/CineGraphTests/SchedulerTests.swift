@@ -248,8 +248,8 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
 
     @Test func theHarnessHoldsANodeToItsDeclaredFormats() throws {
         var h = try NodeHarness(LumaSink.self)
-        _ = try h.process(["video": Image(width: 2, height: 2, format: .gray8)])
-        #expect(throws: ImageFormatError.self) { _ = try h.process(["video": Image(width: 2, height: 2, format: .float32)]) }
+        _ = try h.process([\.$video: Image(width: 2, height: 2, format: .gray8)])
+        #expect(throws: ImageFormatError.self) { _ = try h.process([\.$video: Image(width: 2, height: 2, format: .float32)]) }
         #expect(h.events.count == 1)
     }
 
@@ -266,10 +266,10 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
     @Test func harnessRunsOneNodeWithoutAScheduler() throws {
         var h = try NodeHarness(Doubler.self, parameters: ["factor": "3"])
         try h.start()
-        #expect(try h.process(["input": 4], at: Timestamp(seconds: 1))["output"] as? Int == 24)
-        #expect(try h.process(["input": 1]).isEmpty == false)
+        #expect(try h.process([\.$input: 4], at: Timestamp(seconds: 1))[\.$output] == 24)
+        #expect(try h.process([\.$input: 1]).isEmpty == false)
         try h.set("evens-only", "true")
-        #expect(try h.process(["input": 1]).isEmpty)
+        #expect(try h.process([\.$input: 1]).isEmpty)
         #expect(try h.command(NodeCommand("ping")) == "pong 3")
         #expect(throws: (any Error).self) { try NodeHarness(Doubler.self, parameters: ["factor": "99"]) }
     }
@@ -278,7 +278,7 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         var h = try NodeHarness(Tick.self, parameters: ["count": "3"])
         var values: [Int] = []
         while !h.hasEnded {
-            if let v = try h.process()["value"] as? Int { values.append(v) }
+            if let v = try h.process()[\.$value] { values.append(v) }
         }
         #expect(values == [0, 1, 2])
     }
@@ -299,12 +299,12 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
 
     @Test func harnessCollectsEmittedPackets() throws {
         var h = try NodeHarness(Hold.self, parameters: ["depth": "2"])
-        var sent: [SentPacket] = []
-        for i in 0..<4 { sent += try h.process(["input": i], at: Timestamp(nanoseconds: Int64(i))) }
-        #expect(sent.map { $0["output"] as? Int } == [0, 1])
+        var sent: [SentPacket<Hold>] = []
+        for i in 0..<4 { sent += try h.process([\.$input: i], at: Timestamp(nanoseconds: Int64(i))) }
+        #expect(sent.map { $0[\.$output] } == [0, 1])
         #expect(sent.map(\.timestamp.nanoseconds) == [0, 1])
         let flushed = try h.finish()
-        #expect(flushed.map { $0["output"] as? Int } == [2, 3])
+        #expect(flushed.map { $0[\.$output] } == [2, 3])
         #expect(flushed.map(\.timestamp.nanoseconds) == [2, 3])
     }
 

@@ -137,13 +137,13 @@ import Testing
             return l
         }
         #expect(try h.command(NodeCommand("record", arguments: ["value": "start"])).contains("from the first frame"))
-        for i in 0..<5 { _ = try h.process(["video": frame(i)], at: Timestamp(frame: i, fps: 10)) }
+        for i in 0..<5 { _ = try h.process([\.$video: frame(i)], at: Timestamp(frame: i, fps: 10)) }
         #expect(try h.command(NodeCommand("record", arguments: ["value": "stop"])) == "stopped: \(path)")
         #expect(try h.command(NodeCommand("record", arguments: ["value": "stop"])) == "not recording")
-        for i in 5..<8 { _ = try h.process(["video": frame(i)], at: Timestamp(frame: i, fps: 10)) }  // paused: not recorded
+        for i in 5..<8 { _ = try h.process([\.$video: frame(i)], at: Timestamp(frame: i, fps: 10)) }  // paused: not recorded
         #expect(try h.command(NodeCommand("status")).contains("paused"))
         _ = try h.command(NodeCommand("record", arguments: ["value": "start"]))
-        for i in 8..<15 { _ = try h.process(["video": frame(i)], at: Timestamp(frame: i, fps: 10)) }
+        for i in 8..<15 { _ = try h.process([\.$video: frame(i)], at: Timestamp(frame: i, fps: 10)) }
         try h.finish()
         let second = folder.appendingPathComponent("take-2.cine.mkv").path
         #expect(try MediaProbe.inspect(path: path).frameCount == 5)
@@ -159,12 +159,12 @@ import Testing
         var h = try NodeHarness(MovieSinkNode.self, parameters: ["path": path, "fps": "10", "preset": "ultrafast"])
         try h.start()
         let frame = Image(width: 64, height: 48, format: .i420)
-        for i in 0..<4 { _ = try h.process(["video": frame], at: Timestamp(frame: i, fps: 10)) }
+        for i in 0..<4 { _ = try h.process([\.$video: frame], at: Timestamp(frame: i, fps: 10)) }
         #expect(try h.command(NodeCommand("status")) == "\(path): 4 frames")
         #expect(try h.command(NodeCommand("record", arguments: ["value": "stop"])) == "stopped: \(path)")
         #expect(try h.command(NodeCommand("status")) == "paused (record start begins a new take)")
         _ = try h.command(NodeCommand("record", arguments: ["value": "start"]))
-        for i in 4..<10 { _ = try h.process(["video": frame], at: Timestamp(frame: i, fps: 10)) }
+        for i in 4..<10 { _ = try h.process([\.$video: frame], at: Timestamp(frame: i, fps: 10)) }
         try h.finish()
         let second = folder.appendingPathComponent("take-2.mkv").path
         #expect(try MediaProbe.inspect(path: path).frameCount == 4)

@@ -24,11 +24,11 @@ import Testing
     @Test func rendersBlurredFramesAndReportsTheFocusUsed() throws {
         let (image, map, focus) = frame()
         var h = try NodeHarness(BokehNode.self, parameters: ["aperture": "1.4", "focus-disparity": "\(focus)", "max-blur": "0.05"])
-        let out = try h.process(["image": image, "disparity": map])
-        let video = try #require(out["video"] as? Image)
+        let out = try h.process([\.$image: image, \.$disparity: map])
+        let video = try #require(out[\.$video])
         #expect(video.width == 160 && video.height == 90 && video.format == .i420)
         #expect(pixelBytes(video) != pixelBytes(image))
-        let state = try #require(out["state"] as? FocusState)
+        let state = try #require(out[\.$state])
         #expect(state.fNumber == 1.4 && abs(state.focusDisparity - focus) < 1e-9)
     }
 
@@ -36,8 +36,8 @@ import Testing
         let (image, map, _) = frame()
         var h = try NodeHarness(BokehNode.self, parameters: ["aperture": "8"])
         let focus = FocusState(focusDisparity: 12, fNumber: 2, targetDetectionID: 4, transitionProgress: 0.5)
-        let out = try h.process(["image": image, "disparity": map, "focus": focus])
-        let state = try #require(out["state"] as? FocusState)
+        let out = try h.process([\.$image: image, \.$disparity: map, \.$focus: focus])
+        let state = try #require(out[\.$state])
         #expect(state == focus)
     }
 
@@ -58,12 +58,12 @@ import Testing
         var plain = try NodeHarness(BokehNode.self, parameters: parameters)
         var drawn = try NodeHarness(BokehNode.self, parameters: parameters)
         let state = FocusState(focusDisparity: focus, fNumber: 1.4)
-        let a = try #require(try plain.process(["image": image, "disparity": small, "focus": state])["video"] as? Image)
-        let b = try #require(try drawn.process(["image": image, "disparity": small, "focus": state, "matte": matte])["video"] as? Image)
+        let a = try #require(try plain.process([\.$image: image, \.$disparity: small, \.$focus: state])[\.$video])
+        let b = try #require(try drawn.process([\.$image: image, \.$disparity: small, \.$focus: state, \.$matte: matte])[\.$video])
         #expect(pixelBytes(a) != pixelBytes(b))
         let rgba = Image(width: 40, height: 22, format: .rgba8)
         #expect(throws: ImageFormatError(input: "matte", got: .rgba8, takes: [.gray8])) {
-            try drawn.process(["image": image, "disparity": small, "matte": rgba])
+            try drawn.process([\.$image: image, \.$disparity: small, \.$matte: rgba])
         }
     }
 
@@ -96,10 +96,10 @@ import Testing
     @Test func badFramesFailNamingNodeAndFrame() throws {
         let (image, map, _) = frame()
         var h = try NodeHarness(BokehNode.self)
-        _ = try h.process(["image": image, "disparity": map])
+        _ = try h.process([\.$image: image, \.$disparity: map])
         let wide = DisparityMap(values: Image(width: 80, height: 20, format: .float32), referenceWidth: 160, referenceHeight: 90)
         do {
-            _ = try h.process(["image": image, "disparity": wide], at: Timestamp(seconds: 1))
+            _ = try h.process([\.$image: image, \.$disparity: wide], at: Timestamp(seconds: 1))
             Issue.record("a map of another aspect ratio was accepted")
         } catch let error as BokehError {
             #expect(error.description.contains("aspect ratio"))
@@ -107,11 +107,11 @@ import Testing
         let nan = map.values.copy()
         nan.plane(0).row(3, as: Float.self)[4] = .nan
         #expect(throws: BokehError.self) {
-            _ = try h.process(["image": image, "disparity": DisparityMap(values: nan, referenceWidth: 160, referenceHeight: 90),
-                               "focus": FocusState(focusDisparity: 10)])
+            _ = try h.process([\.$image: image, \.$disparity: DisparityMap(values: nan, referenceWidth: 160, referenceHeight: 90),
+                               \.$focus: FocusState(focusDisparity: 10)])
         }
         #expect(throws: BokehError.self) {
-            _ = try h.process(["image": image, "disparity": map, "focus": FocusState(focusDisparity: 10, fNumber: 40)])
+            _ = try h.process([\.$image: image, \.$disparity: map, \.$focus: FocusState(focusDisparity: 10, fNumber: 40)])
         }
     }
 
@@ -120,9 +120,16 @@ import Testing
         #expect(g.nodes.map(\.name).sorted() == ["bokeh", "camera", "movie", "still"])
     }
 
+    /// The `cinegraph` built beside this test bundle (`make build` builds both).
+    static func cinegraphBinary() throws -> String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("cinegraph").path
+        try #require(FileManager.default.isExecutableFile(atPath: path), "no cinegraph beside the tests at \(path): run make build")
+        return path
+    }
+
     @Test func portraitToolRendersAStillFromAPFM() throws {
-        let binary = repoRoot.appendingPathComponent(".build/debug/cinegraph").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else { return }
+        let binary = try Self.cinegraphBinary()
         let folder = temporaryFolder("bokeh-cli")
         let (image, map, focus) = frame()
         let input = folder.appendingPathComponent("in.png").path, pfm = folder.appendingPathComponent("d.pfm").path
@@ -148,8 +155,7 @@ import Testing
     }
 
     @Test func portraitToolKeepsFullColourAndNamesBadFiles() throws {
-        let binary = repoRoot.appendingPathComponent(".build/debug/cinegraph").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else { return }
+        let binary = try Self.cinegraphBinary()
         let folder = temporaryFolder("bokeh-cli-colour")
         func run(_ arguments: [String]) throws -> (Int32, String) { try Self.run(binary, arguments) }
         // Single-pixel colour detail (red, green, blue columns) that 4:2:0 would smear; the

@@ -11,8 +11,8 @@ import Testing
         var h = try NodeHarness(DelayNode.self, parameters: ["duration": "0.3s"])
         var released: [(at: Int, luma: UInt8)] = []
         for i in 0..<10 {
-            let out = try h.process(["video": grayFrame(16, 16, luma: UInt8(10 * i))], at: Timestamp(frame: i, fps: 10))
-            if let v = out["delayed-video"] as? Image { released.append((i, v.plane(0).row(0, as: UInt8.self)[0])) }
+            let out = try h.process([\.$video: grayFrame(16, 16, luma: UInt8(10 * i))], at: Timestamp(frame: i, fps: 10))
+            if let v = out[\.$delayedVideo] { released.append((i, v.plane(0).row(0, as: UInt8.self)[0])) }
         }
         #expect(released.map(\.at) == Array(3..<10))
         #expect(released.map(\.luma) == (0..<7).map { UInt8(10 * $0) })

@@ -36,8 +36,8 @@ import Testing
             let truth = Image(width: 320, height: 180, format: .float32)
             scene.render(frame: f + k, left: l, right: r, groundTruth: truth)
             let map = DisparityMap(values: truth, referenceWidth: 320, referenceHeight: 180)
-            let out = try h.process(["image": l, "disparity": map])
-            last = try #require(out["detections"] as? Detections)
+            let out = try h.process([\.$image: l, \.$disparity: map])
+            last = try #require(out[\.$detections])
             if k == 0 {
                 let s = scene.subjects(at: scene.time(ofFrame: f)).first { $0.body.x > 0.2 && $0.body.x + $0.body.width < 0.8 }!
                 let point = "\(s.body.x + s.body.width / 2),\(s.body.y + s.body.height / 2)"
@@ -67,8 +67,8 @@ import Testing
         for f in stride(from: 0, to: scene.frameCount, by: 15) {
             let l = Image(width: 1280, height: 720, format: .i420), r = Image(width: 1280, height: 720, format: .i420)
             scene.render(frame: f, left: l, right: r, groundTruth: nil)
-            let out = try h.process(["image": l])
-            let faces = try #require(out["detections"] as? Detections).filter { $0.type == .humanFace }
+            let out = try h.process([\.$image: l])
+            let faces = try #require(out[\.$detections]).filter { $0.type == .humanFace }
             let truth = scene.subjects(at: scene.time(ofFrame: f)).filter(\.facingCamera).map(\.face)
                 .filter { $0.width > 0.01 && $0.height > 0.01 }
             truthFaces += truth.count

@@ -21,9 +21,9 @@ import Testing
         let (stereo, truth) = frame()
         var h = try NodeHarness(DisparityNode.self, parameters: ["scale": "0.5", "max-disparity": "64"])
         try h.start()
-        let out = try h.process(["stereo": stereo])
-        let map = try #require(out["disparity"] as? DisparityMap)
-        let confidence = try #require(out["confidence"] as? Image)
+        let out = try h.process([\.$stereo: stereo])
+        let map = try #require(out[\.$disparity])
+        let confidence = try #require(out[\.$confidence])
         #expect(map.values.width == 240 && map.values.height == 135)
         #expect(map.referenceWidth == 480 && map.referenceHeight == 270)
         #expect(confidence.width == 240 && confidence.format == .gray8)
@@ -43,11 +43,11 @@ import Testing
         var h = try NodeHarness(
             DisparityNode.self, parameters: ["scale": "0.5", "max-disparity": "64", "upsample": "edge-aware"])
         try h.start()
-        let map = try #require(try h.process(["stereo": stereo])["disparity"] as? DisparityMap)
+        let map = try #require(try h.process([\.$stereo: stereo])[\.$disparity])
         #expect(map.values.width == 480 && map.values.height == 270)
         // A parameter changed through the control channel takes effect on the next frame.
         try h.set("upsample", "none")
-        let low = try #require(try h.process(["stereo": stereo])["disparity"] as? DisparityMap)
+        let low = try #require(try h.process([\.$stereo: stereo])[\.$disparity])
         #expect(low.values.width == 240)
     }
 
@@ -68,7 +68,7 @@ import Testing
         var h = try NodeHarness(DisparityNode.self, parameters: ["max-disparity": "600"])
         try h.start()
         do {
-            _ = try h.process(["stereo": stereo])
+            _ = try h.process([\.$stereo: stereo])
             Issue.record("accepted max-disparity 600 on a 480-wide pair")
         } catch {
             #expect("\(error)".contains("max-disparity 600"))

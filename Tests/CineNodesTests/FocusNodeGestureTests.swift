@@ -37,12 +37,12 @@ private let person: Detections = [
     /// Sends `text` commands in order between frames of the vase scene; returns the replies
     /// (or `error: …`) and the last frame's outputs.
     private func run(_ commands: [(String, [String: String])], video: Bool = true)
-        throws -> (replies: [String], last: SentPackets)
+        throws -> (replies: [String], last: SentPackets<FocusNode>)
     {
         var h = try NodeHarness(FocusNode.self)
         try h.start()
-        var inputs: [String: any Sendable] = ["detections": person, "disparity": vase()]
-        if video { inputs["video"] = grey() }
+        var inputs: PortValues<FocusNode> = [\.$detections: person, \.$disparity: vase()]
+        if video { inputs[\.$video] = grey() }
         var frame = 0
         var last = try h.process(inputs, at: Timestamp(frame: frame, fps: 30))
         var replies: [String] = []
@@ -128,16 +128,16 @@ private let person: Detections = [
 
     @Test func theSalientObjectIsReportedAndFocused() throws {
         let (_, last) = try run([("tap", ["point": "0.8,0.7"])])
-        let detections = try #require(last["detections"] as? Detections)
+        let detections = try #require(last[\.$focusedDetections])
         let salient = try #require(detections.first { $0.type == .salientObject })
         #expect(salient.id == 1_000_001 && salient.focusMode == .weak)
-        #expect((last["focus"] as? FocusState)?.targetDetectionID == salient.id)
+        #expect((last[\.$focus])?.targetDetectionID == salient.id)
     }
 
     @Test func tapWithoutDisparityIsAClearError() throws {
         var h = try NodeHarness(FocusNode.self)
         try h.start()
-        _ = try h.process(["detections": person])
+        _ = try h.process([\.$detections: person])
         #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("tap", arguments: ["point": "0.8,0.7"])) }
         #expect(try h.command(NodeCommand("tap", arguments: ["point": "0.2,0.5"])) == "weak focus on detection 2")
     }
@@ -153,8 +153,8 @@ private let person: Detections = [
             let l = ImagePool().makeImage(width: 320, height: 180, format: .i420)
             let r = ImagePool().makeImage(width: 320, height: 180, format: .i420)
             scene.render(frame: i, left: l, right: r, groundTruth: nil)
-            let o = try h.process(["detections": Detections(), "video": l], at: Timestamp(frame: i, fps: 10))
-            if let f = o["focus"] as? FocusState, f.sceneStatuses.contains(.notEnoughLight) {
+            let o = try h.process([\.$detections: Detections(), \.$video: l], at: Timestamp(frame: i, fps: 10))
+            if let f = o[\.$focus], f.sceneStatuses.contains(.notEnoughLight) {
                 dark.append(Double(i) / 10 - 0.5)  // the output describes the frame 0.5 s earlier
             }
         }

@@ -51,9 +51,9 @@ func runFocusNode(
         let t = Double(i) / 15
         for (at, command) in commands where abs(at - t) < 1e-9 { _ = try h.command(command) }
         let o = try h.process(
-            ["detections": groundTruthDetections(scene, at: t), "disparity": map],
+            [\.$detections: groundTruthDetections(scene, at: t), \.$disparity: map],
             at: Timestamp(frame: i, fps: 15))
-        if let f = o["focus"] as? FocusState, let d = o["detections"] as? Detections {
+        if let f = o[\.$focus], let d = o[\.$focusedDetections] {
             out.append(FocusOutput(time: t - lookahead, focus: f, detections: d))
         }
     }
@@ -106,7 +106,7 @@ func runFocusNode(
         var h = try NodeHarness(FocusNode.self)
         try h.start()
         _ = try h.process([
-            "detections": [
+            \.$detections: [
                 Detection(
                     id: 5, type: .humanBody, bounds: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.6),
                     disparity: 30)
@@ -122,15 +122,15 @@ func runFocusNode(
         #expect(try h.command(NodeCommand("aperture", arguments: ["value": "2.8"])) == "aperture f/2.8")
         let o = try h.process(
             [
-                "detections": [
+                \.$detections: [
                     Detection(
                         id: 5, type: .humanBody, bounds: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.6),
                         disparity: 30)
                 ]
             ],
             at: Timestamp(seconds: 0.1))
-        #expect((o["focus"] as? FocusState)?.fNumber == 2.8)
-        #expect((o["detections"] as? Detections)?.first?.focusMode == .strong)
+        #expect((o[\.$focus])?.fNumber == 2.8)
+        #expect((o[\.$focusedDetections])?.first?.focusMode == .strong)
         #expect(try h.command(NodeCommand("auto")) == "automatic focus")
     }
 
@@ -153,8 +153,8 @@ func runFocusNode(
             }
             if i == 60 { _ = try h.command(NodeCommand("auto")) }
             let detections: Detections = i >= 30 ? [subject] : []
-            let o = try h.process(["detections": detections, "disparity": map], at: Timestamp(frame: i, fps: 30))
-            focus.append((o["focus"] as? FocusState)?.focusDisparity ?? -1)
+            let o = try h.process([\.$detections: detections, \.$disparity: map], at: Timestamp(frame: i, fps: 30))
+            focus.append((o[\.$focus])?.focusDisparity ?? -1)
         }
         #expect(focus[0] == 10)  // the centre of the frame, before any decision
         #expect(focus[20] == 40 && focus[59] == 40)  // the subject in front from frame 30 changes nothing

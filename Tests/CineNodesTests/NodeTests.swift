@@ -36,13 +36,13 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         var h = try NodeHarness(SyntheticCameraNode.self,
                                 parameters: ["size": "160x90", "fps": "10", "duration": "0.5s", "live": "false"])
         try h.start()
-        var frames: [SentPacket] = []
+        var frames: [SentPacket<SyntheticCameraNode>] = []
         while !h.hasEnded { frames += try h.process() }
         #expect(frames.count == 5)
         #expect(frames.map(\.timestamp) == (0..<5).map { Timestamp(frame: $0, fps: 10) })
-        let stereo = try #require(frames[0]["stereo"] as? StereoFrame)
+        let stereo = try #require(frames[0][\.$stereo])
         #expect(stereo.left.width == 160 && stereo.left.height == 90 && stereo.left.format == .i420)
-        let truth = try #require(frames[0]["disparity"] as? DisparityMap)
+        let truth = try #require(frames[0][\.$disparity])
         #expect(truth.values.width == 160 && truth.referenceWidth == 160)
         let d = try #require(truth.disparity(atNormalized: 0.5, 0.5))
         #expect(d > 0)
@@ -59,7 +59,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         var lefts = 0
         while !h.hasEnded {
             let out = try h.process()
-            if out[h.instance.$left] is Image { lefts += 1 }  // the port's handle, not its name
+            if out[\.$left] != nil { lefts += 1 }  // the port's handle, not its name
             instants.append(h.clock.nowNanoseconds)
         }
         #expect(lefts == 40)
@@ -76,7 +76,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         let l = Image(width: 64, height: 48, format: .i420), r = Image(width: 64, height: 48, format: .i420)
         scene.render(frame: 2, left: l, right: r, groundTruth: nil)
         var h = try NodeHarness(SideBySideNode.self)
-        let packed = try #require(try h.process(["stereo": StereoFrame(left: l, right: r)])["video"] as? Image)
+        let packed = try #require(try h.process([\.$stereo: StereoFrame(left: l, right: r)])[\.$video])
         #expect(packed.width == 128 && packed.height == 48)
         let views = StereoLayout.sideBySide.split(packed)
         #expect(pixelBytes(views.left) == pixelBytes(l))
@@ -92,7 +92,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         try h.start()
         var count = 0
         while !h.hasEnded {
-            if let image = try h.process()["video"] as? Image {
+            if let image = try h.process()[\.$video] {
                 #expect(image.width == 96 && image.height == 64 && image.format == .i420)
                 count += 1
             }
@@ -118,7 +118,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         try h.start()
         var stereo: [StereoFrame] = []
         while !h.hasEnded && stereo.count < 5 {
-            if let s = try h.process()["stereo"] as? StereoFrame { stereo.append(s) }
+            if let s = try h.process()[\.$stereo] { stereo.append(s) }
         }
         try h.finish()
         #expect(stereo.count == 5)
@@ -133,7 +133,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         try h.start()
         var pairs: [(StereoFrame, Timestamp)] = []
         while !h.hasEnded && pairs.count < 6 {
-            if let s = try h.process()["stereo"] as? StereoFrame { pairs.append((s, h.timestamp)) }
+            if let s = try h.process()[\.$stereo] { pairs.append((s, h.timestamp)) }
         }
         try h.finish()
         #expect(pairs.count >= 5)
@@ -151,8 +151,8 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         for i in 0..<20 {
             let l = Image(width: 96, height: 64, format: .i420), r = Image(width: 96, height: 64, format: .i420)
             scene.render(frame: i, left: l, right: r, groundTruth: nil)
-            let packed = try sbs.process(["stereo": StereoFrame(left: l, right: r)])["video"]!
-            _ = try movie.process(["video": packed], at: Timestamp(frame: i, fps: 30))
+            let packed = try #require(try sbs.process([\.$stereo: StereoFrame(left: l, right: r)])[\.$video])
+            _ = try movie.process([\.$video: packed], at: Timestamp(frame: i, fps: 30))
         }
         try movie.finish()
         #expect(movie.events.contains { $0.name == "movie-saved" && $0.fields["frames"] == "20" })
@@ -164,7 +164,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         try file.start()
         var pairs = 0
         while !file.hasEnded {
-            if let s = try file.process()["stereo"] as? StereoFrame {
+            if let s = try file.process()[\.$stereo] {
                 #expect(s.left.width == 96 && s.right.width == 96 && s.left.height == 64)
                 pairs += 1
             }
@@ -185,7 +185,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         ])
         try h.start()
         var pairs: [StereoFrame] = []
-        while !h.hasEnded { if let s = try h.process()["stereo"] as? StereoFrame { pairs.append(s) } }
+        while !h.hasEnded { if let s = try h.process()[\.$stereo] { pairs.append(s) } }
         #expect(pairs.count == 1)
         #expect(pairs[0].left.width == 80 && pairs[0].right.height == 60)
         #expect(pixelBytes(pairs[0].left) != pixelBytes(pairs[0].right))
@@ -278,7 +278,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
             var h = try NodeHarness(FileSourceNode.self, parameters: ["path": image, "right-path": image].merging(parameters) { $1 })
             try h.instance.preflight()
             try h.start()
-            let out = try #require(try h.process()["stereo"] as? StereoFrame)
+            let out = try #require(try h.process()[\.$stereo])
             try h.finish()
             return out
         }
@@ -320,7 +320,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         for y in 0..<4 { for x in 0..<8 { image.plane(0).row(y, as: UInt8.self)[x] = UInt8(x * 30 + y) } }
         for p in 1...2 { for y in 0..<2 { for x in 0..<4 { image.plane(p).row(y, as: UInt8.self)[x] = UInt8(100 + x * 10) } } }
         var h = try NodeHarness(ResizeNode.self, parameters: ["size": "4x2"])
-        let out = try #require(try h.process(["video": image])["resized"] as? Image)
+        let out = try #require(try h.process([\.$video: image])[\.$resized])
         #expect(out.width == 4 && out.height == 2 && out.format == .i420)
         // Each output pixel is the rounded mean of its 2×2 block (luma) or 2×1 block (chroma).
         for y in 0..<2 {
@@ -347,7 +347,7 @@ func pixelBytes(_ image: Image) -> [UInt8] {
         // Width keeps the aspect ratio; odd I420 sizes are rounded down to even.
         let wide = Image(width: 1920, height: 1080, format: .i420)
         var w = try NodeHarness(ResizeNode.self, parameters: ["width": "961"])
-        let scaled = try #require(try w.process(["video": wide])["resized"] as? Image)
+        let scaled = try #require(try w.process([\.$video: wide])[\.$resized])
         #expect(scaled.width == 960 && scaled.height == 540)
     }
 }

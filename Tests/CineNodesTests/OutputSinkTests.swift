@@ -31,7 +31,7 @@ func decodeFirstFrame(_ path: String) throws -> Image {
     @Test func framesSinkWritesNumberedPNGsThatReopen() throws {
         let folder = temporaryFolder("frames")
         var h = try NodeHarness(FramesSinkNode.self, parameters: ["path": folder.path + "/f-%03d.png"])
-        for i in 0..<5 { _ = try h.process(["video": grayFrame(64, 48, luma: UInt8(40 + 30 * i))], at: Timestamp(frame: i, fps: 30)) }
+        for i in 0..<5 { _ = try h.process([\.$video: grayFrame(64, 48, luma: UInt8(40 + 30 * i))], at: Timestamp(frame: i, fps: 30)) }
         try h.finish()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.sorted()
         #expect(files == ["f-000.png", "f-001.png", "f-002.png", "f-003.png", "f-004.png"])
@@ -45,7 +45,7 @@ func decodeFirstFrame(_ path: String) throws -> Image {
         var h = try NodeHarness(FramesSinkNode.self, parameters: [
             "description": "x264enc speed-preset=ultrafast ! h264parse ! matroskamux ! filesink location=\(path)",
         ])
-        for i in 0..<12 { _ = try h.process(["video": grayFrame(96, 64)], at: Timestamp(frame: i, fps: 30)) }
+        for i in 0..<12 { _ = try h.process([\.$video: grayFrame(96, 64)], at: Timestamp(frame: i, fps: 30)) }
         try h.finish()
         #expect(try MediaProbe.inspect(path: path).frameCount == 12)
     }
@@ -89,7 +89,7 @@ func decodeFirstFrame(_ path: String) throws -> Image {
         guard ProcessInfo.processInfo.environment["DISPLAY"] == nil,
               ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil else { return }
         var h = try NodeHarness(PreviewSinkNode.self)
-        for i in 0..<5 { _ = try h.process(["video": grayFrame(64, 48)], at: Timestamp(frame: i, fps: 30)) }
+        for i in 0..<5 { _ = try h.process([\.$video: grayFrame(64, 48)], at: Timestamp(frame: i, fps: 30)) }
         try h.finish()
         #expect(h.events.filter { $0.name == "preview-unavailable" }.count == 1)
     }
@@ -118,7 +118,7 @@ func decodeFirstFrame(_ path: String) throws -> Image {
         let strong = Detection(id: 1, type: .humanFace, bounds: NormalizedRect(x: 0.1, y: 0.1, width: 0.5, height: 0.6),
                                focusMode: .strong)
         for i in 0..<15 {
-            _ = try h.process(["video": grayFrame(320, 240, luma: 60), "detections": [strong]], at: Timestamp(frame: i, fps: 30))
+            _ = try h.process([\.$video: grayFrame(320, 240, luma: 60), \.$detections: [strong]], at: Timestamp(frame: i, fps: 30))
             Thread.sleep(forTimeInterval: 0.03)
         }
         // Capture the screen while the window is up and look for the yellow outline.
@@ -151,7 +151,7 @@ func decodeFirstFrame(_ path: String) throws -> Image {
     @Test func tenBitMoviesAreHigh10() throws {
         let path = temporaryFolder("tenbit").appendingPathComponent("m.mkv").path
         var h = try NodeHarness(MovieSinkNode.self, parameters: ["path": path, "bit-depth": "10", "preset": "ultrafast"])
-        for i in 0..<10 { _ = try h.process(["video": grayFrame(96, 64)], at: Timestamp(frame: i, fps: 30)) }
+        for i in 0..<10 { _ = try h.process([\.$video: grayFrame(96, 64)], at: Timestamp(frame: i, fps: 30)) }
         try h.finish()
         #expect(try MediaProbe.inspect(path: path).frameCount == 10)
         let p = try Pipeline("filesrc location=\(path) ! matroskademux ! h264parse ! appsink name=sink sync=false")

@@ -20,11 +20,11 @@ private func shakyClip(_ edit: (inout ShakyClipGenerator.Configuration) -> Void)
 /// Runs `frames` through a stabilizer node (30 fps stamps), flushing at the end; returns every
 /// packet it sent, oldest first, and how many came out before `finish`.
 private func stabilize(
-    _ frames: [[String: any Sendable]], parameters: [String: String], connected: Set<String>? = nil
-) throws -> (packets: [SentPacket], beforeFinish: Int) {
+    _ frames: [PortValues<StabilizerNode>], parameters: [String: String], connected: Set<String>? = nil
+) throws -> (packets: [SentPacket<StabilizerNode>], beforeFinish: Int) {
     var h = try NodeHarness(StabilizerNode.self, parameters: parameters, connectedOutputs: connected)
     try h.start()
-    var packets: [SentPacket] = []
+    var packets: [SentPacket<StabilizerNode>] = []
     for (i, inputs) in frames.enumerated() {
         let now = Timestamp(frame: i, fps: 30)
         let sent = try h.process(inputs, at: now)
@@ -49,12 +49,12 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
             $0.frameCount = 90; $0.jitterAmplitude = 3; $0.panX = 1.2
         }
         let input = (0..<90).map { gen.frame(at: $0) }
-        let (packets, before) = try stabilize(input.map { ["video": $0] }, parameters: ["mode": "standard"])
+        let (packets, before) = try stabilize(input.map { [\.$video: $0] }, parameters: ["mode": "standard"])
         // Lookahead 15: nothing for the first 15 instants, then one per instant, the rest at finish.
         #expect(before == 75)
         #expect(packets.count == 90)
         #expect(packets.map(\.timestamp) == (0..<90).map { Timestamp(frame: $0, fps: 30) })
-        let output = packets.compactMap { $0.outputs["stabilized-video"] as? Image }
+        let output = packets.compactMap { $0[\.$stabilizedVideo] }
         #expect(output.count == 90)
         #expect(output.allSatisfy { $0.width == 320 && $0.height == 180 && $0.format == .i420 })
         let shaky = try meter(input), after = try meter(output)
@@ -85,11 +85,11 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
             }
             return f
         }
-        let (packets, _) = try stabilize(input.map { ["video": $0] }, parameters: ["mode": mode, "stereo-safe": "off"])
+        let (packets, _) = try stabilize(input.map { [\.$video: $0] }, parameters: ["mode": mode, "stereo-safe": "off"])
         #expect(packets.count == 60)
         var moved = 0
         for (t, p) in packets.enumerated() {
-            let out = try #require(p.outputs["stabilized-video"] as? Image)
+            let out = try #require(p[\.$stabilizedVideo])
             var darkest: UInt8 = 255
             for y in 0..<180 {
                 let row = out.plane(0).row(y, as: UInt8.self)
@@ -108,7 +108,7 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
             $0.frameCount = 40; $0.jitterAmplitude = 5; $0.panY = 0.5
         }
         let marker = (x: 140, y: 70, size: 40)
-        var frames: [[String: any Sendable]] = []
+        var frames: [PortValues<StabilizerNode>] = []
         for t in 0..<40 {
             let f = gen.frame(at: t)
             for y in marker.y..<(marker.y + marker.size) {
@@ -132,14 +132,14 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
                 Detection(id: 1, type: .humanFace, bounds: box, disparity: 40),
                 Detection(id: 2, type: .humanBody, bounds: NormalizedRect(x: 0, y: 0, width: 0.01, height: 0.01)),
             ]
-            frames.append(["video": f, "disparity": map, "detections": detections])
+            frames.append([\.$video: f, \.$disparity: map, \.$detections: detections])
         }
         let (packets, _) = try stabilize(frames, parameters: ["mode": "cinematic"])
         #expect(packets.count == 40)
         for (t, p) in packets.enumerated() {
-            let video = try #require(p.outputs["stabilized-video"] as? Image)
-            let map = try #require(p.outputs["stabilized-disparity"] as? DisparityMap)
-            let detections = try #require(p.outputs["stabilized-detections"] as? Detections)
+            let video = try #require(p[\.$stabilizedVideo])
+            let map = try #require(p[\.$stabilizedDisparity])
+            let detections = try #require(p[\.$stabilizedDetections])
             // Bounds of the marker in each stream, in output pixels.
             var vb = (minX: 999, maxX: -1, minY: 999, maxY: -1)
             for y in 0..<180 {
@@ -188,14 +188,14 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
         let map = DisparityMap(values: values, referenceWidth: 320, referenceHeight: 180)
         let estimator = try MotionEstimator()
         func rotations(_ parameters: [String: String], disparity: Bool) throws -> [Double] {
-            let frames: [[String: any Sendable]] = input.map {
-                disparity ? ["video": $0, "disparity": map] : ["video": $0]
+            let frames: [PortValues<StabilizerNode>] = input.map {
+                disparity ? [\.$video: $0, \.$disparity: map] : [\.$video: $0]
             }
             let connected: Set<String> =
                 disparity ? ["stabilized-video", "stabilized-disparity"] : ["stabilized-video"]
             let (packets, _) = try stabilize(frames, parameters: parameters, connected: connected)
             return try zip(input, packets).map { source, p in
-                let out = try #require(p.outputs["stabilized-video"] as? Image)
+                let out = try #require(p[\.$stabilizedVideo])
                 return try estimator.estimate(from: source, to: out).rotation
             }
         }
@@ -217,7 +217,7 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
         try h.start()
         var counts: [Int] = []
         for t in 0..<12 {
-            counts.append(try h.process(["video": gen.frame(at: t)], at: Timestamp(frame: t, fps: 10)).count)
+            counts.append(try h.process([\.$video: gen.frame(at: t)], at: Timestamp(frame: t, fps: 10)).count)
         }
         // 0.5 s at 10 fps = 5 frames held.
         #expect(counts == [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
@@ -225,7 +225,7 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
         #expect(flushed.map(\.timestamp) == (7..<12).map { Timestamp(frame: $0, fps: 10) })
         // A single frame is flushed too.
         var one = try NodeHarness(StabilizerNode.self, parameters: ["lookahead": "1s"])
-        #expect(try one.process(["video": gen.frame(at: 0)], at: .zero).isEmpty)
+        #expect(try one.process([\.$video: gen.frame(at: 0)], at: .zero).isEmpty)
         #expect(try one.finish().count == 1)
     }
 
@@ -235,7 +235,7 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
         // A lookahead that cannot be held for 1080p frames within the memory limit.
         var big = try NodeHarness(StabilizerNode.self, parameters: ["mode": "cinematic", "memory-limit": "64"])
         do {
-            _ = try big.process(["video": Image(width: 1920, height: 1080, format: .i420)])
+            _ = try big.process([\.$video: Image(width: 1920, height: 1080, format: .i420)])
             Issue.record("a 30-frame lookahead of 1080p frames in 64 MB should fail")
         } catch let e as ParameterError {
             #expect(e.parameter == "lookahead")
@@ -251,14 +251,14 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
         #expect(throws: (any Error).self) { try NodeHarness(StabilizerNode.self, parameters: ["mode": "cinematc"]) }
         // A frame of another size in the middle of the stream, and a format the warp cannot read.
         var mixed = try NodeHarness(StabilizerNode.self, parameters: ["mode": "standard"])
-        _ = try mixed.process(["video": grayFrame(64, 48)], at: .zero)
+        _ = try mixed.process([\.$video: grayFrame(64, 48)], at: .zero)
         #expect(throws: StabilizationError.sizeMismatch(expectedWidth: 64, expectedHeight: 48, width: 32, height: 48)) {
-            _ = try mixed.process(["video": grayFrame(32, 48)], at: Timestamp(frame: 1, fps: 30))
+            _ = try mixed.process([\.$video: grayFrame(32, 48)], at: Timestamp(frame: 1, fps: 30))
         }
         // A format the node does not declare never reaches it (the harness holds it to its declaration).
         var rgba = try NodeHarness(StabilizerNode.self)
         #expect(throws: ImageFormatError(input: "video", got: .rgba8, takes: [.i420, .gray8])) {
-            _ = try rgba.process(["video": Image(width: 64, height: 48, format: .rgba8)])
+            _ = try rgba.process([\.$video: Image(width: 64, height: 48, format: .rgba8)])
         }
     }
 }

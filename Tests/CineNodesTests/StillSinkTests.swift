@@ -23,7 +23,7 @@ import Testing
         #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("still")) }
         let focus = FocusState(focusDisparity: 31.5, fNumber: 2.8, targetDetectionID: 7)
         let face = Detection(id: 7, type: .humanFace, bounds: NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.3))
-        _ = try h.process(["image": testFrame(), "focus": focus, "detections": [face]], at: Timestamp(seconds: 0.5))
+        _ = try h.process([\.$image: testFrame(), \.$focus: focus, \.$detections: [face]], at: Timestamp(seconds: 0.5))
         let path = try h.command(NodeCommand("still"))
         #expect(path.hasSuffix("shot-0.png"))
         let info = try MediaProbe.inspect(path: path)
@@ -41,7 +41,7 @@ import Testing
         var h = try NodeHarness(StillSinkNode.self, parameters: [
             "path": folder.appendingPathComponent("tick-{index}.jpg").path, "interval": "0.1s",
         ])
-        for i in 0..<5 { _ = try h.process(["image": testFrame()], at: Timestamp(seconds: Double(i) * 0.05)) }
+        for i in 0..<5 { _ = try h.process([\.$image: testFrame()], at: Timestamp(seconds: Double(i) * 0.05)) }
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(files == ["tick-0.jpg", "tick-0.json", "tick-1.jpg", "tick-1.json", "tick-2.jpg", "tick-2.json"])
         let bytes = try Data(contentsOf: folder.appendingPathComponent("tick-0.jpg"))
@@ -63,7 +63,7 @@ import Testing
         }
         let folder = temporaryFolder("still-rgba")
         var h = try NodeHarness(StillSinkNode.self, parameters: ["path": folder.appendingPathComponent("rgb.png").path])
-        _ = try h.process(["image": image], at: .zero)
+        _ = try h.process([\.$image: image], at: .zero)
         let path = try h.command(NodeCommand("still"))
         let back = try ImageFile.read(path, as: .rgba8)
         var same = 0

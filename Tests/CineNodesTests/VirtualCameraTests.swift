@@ -30,7 +30,7 @@ import Testing
             "size": "160x120", "output": "filesink location=\(file)",
         ])
         try h.start()
-        for i in 0..<10 { _ = try h.process(["video": ramp(width: 320, height: 180)], at: Timestamp(frame: i, fps: 30)) }
+        for i in 0..<10 { _ = try h.process([\.$video: ramp(width: 320, height: 180)], at: Timestamp(frame: i, fps: 30)) }
         try h.finish()
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(bytes.count == 10 * 160 * 120 * 2, "\(bytes.count) bytes")
@@ -47,7 +47,7 @@ import Testing
         do {
             var h = try NodeHarness(VirtualCameraNode.self, parameters: ["device": "/dev/video-cinegraph-none"])
             try h.start()
-            _ = try h.process(["video": ramp(width: 64, height: 64)], at: .zero)
+            _ = try h.process([\.$video: ramp(width: 64, height: 64)], at: .zero)
             Issue.record("a missing device was accepted")
         } catch {
             #expect("\(error)".contains("/dev/video-cinegraph-none") && "\(error)".contains("modprobe v4l2loopback"), "\(error)")

@@ -34,7 +34,6 @@ import Testing
     }
 
     static func open(_ asset: String, changes: String) throws -> (EditSession, TakePreview) {
-        try GStreamer.initialize()
         let (header, records) = try AssetTrackReader.readMetadata(path: asset)
         let session = try EditSession(assetPath: asset, header: header, records: records, changesPath: changes)
         return (session, try TakePreview(path: asset, header: header, times: records.map(\.time)))

@@ -1,0 +1,33 @@
+// What every command shares: how it writes to the terminal, how it fails, and the enumerated
+// options it parses (swift-argument-parser lists and checks their values from the enum itself).
+import ArgumentParser
+import CineNodes
+import CineVision
+import Foundation
+import Logging
+
+/// Writes a line to stderr in one `write` (events arrive from several node threads at once;
+/// `print(_:terminator:to:)` writes the text and the newline separately, so lines interleaved).
+func printError(_ s: String, terminator: String = "\n") {
+    var stderr = StandardError()
+    stderr.write(s + terminator)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
+
+/// A command that failed for a reason other than its usage: printed as `Error: …`, exit status 1.
+struct ToolError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+// Options whose values are an enum's cases: help lists them, parsing rejects anything else.
+extension BokehQuality: ExpressibleByArgument {}
+extension BokehNode.Quality: ExpressibleByArgument {}
+extension StabilizerMode: ExpressibleByArgument {}
+extension StereoSafety: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}
