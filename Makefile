@@ -45,7 +45,7 @@ validate: build
 
 ## The embedding examples: a package that defines and runs a custom node, and a plugin.
 examples: build plugin
-	cd Examples/CustomNode && $(SWIFT) build && $(SWIFT) run timecode-demo ../../out/examples
+	cd Examples/CustomNode && $(SWIFT) run timecode-demo ../../out/examples
 	$(BIN)/cinegraph run Examples/Plugin/plugin-demo.conf --quiet
 
 plugin: build

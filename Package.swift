@@ -63,6 +63,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        // The command-line tool; its folder is Sources/CLI, so that no two folders differ only by
+        // case (Sources/CineGraph is the runtime).
         .executableTarget(
             name: "cinegraph",
             dependencies: [
@@ -70,6 +72,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/CLI",
             swiftSettings: strict,
             // The Swift runtime and Foundation are linked in (-static-stdlib): every tool starts
             // in a few milliseconds instead of ~30 spent binding symbols across twenty shared

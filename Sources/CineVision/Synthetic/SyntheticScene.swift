@@ -169,11 +169,14 @@ public struct SyntheticScene: Sendable {
     ///     the front-most surface at every left-view pixel. Skipped (and free) when `nil`.
     public func render(frame index: Int, left: Image, right: Image, groundTruth: Image?) {
         let w = configuration.width, h = configuration.height
+        // fatalError, not precondition: an optimised build drops a precondition's message, and
+        // the caller needs it to see which view is wrong.
         func check(_ image: Image, _ name: String, _ format: PixelFormat) {
-            precondition(
-                image.format == format && image.width == w && image.height == h,
-                "SyntheticScene.render: \(name) must be a \(format) image of \(w)x\(h), "
-                    + "got \(image.format) \(image.width)x\(image.height)")
+            guard image.format == format && image.width == w && image.height == h else {
+                fatalError(
+                    "SyntheticScene.render: \(name) must be a \(format) image of \(w)x\(h), "
+                        + "got \(image.format) \(image.width)x\(image.height)")
+            }
         }
         check(left, "left", .i420)
         check(right, "right", .i420)
