@@ -31,9 +31,11 @@ release: setup
 demo: release
 	$(RELEASE_BIN)/cinegraph demo
 
-## The optimised build with the tests (shared Swift runtime: what tests and plugins run).
+## The optimised build with the tests (shared Swift runtime: what tests and plugins run): the
+## tool and the test bundle, not the benchmarks (`make bench` builds those).
 build: setup
-	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(SWIFT) build $(BUILD_FLAGS) --product cinegraph
+	$(SWIFT) build $(BUILD_FLAGS) --product cinegraphPackageTests
 
 ## The inner loop: unit suites only (no GStreamer pipeline, no browser, no process), < 2 min.
 check: build
@@ -51,8 +53,8 @@ examples: build plugin
 plugin: build
 	$(MAKE) -C Examples/Plugin CINEGRAPH_BIN=$(BIN)
 
-## Every test: graphs validate, examples build and run, then the whole suite in two shards at
-## once (last, so its summary closes the output); docs/architecture.md, "Tests".
+## Every test: graphs validate, examples build and run, then the whole suite (two shards at once,
+## then the live suites alone; last, so its summary closes the output); docs/architecture.md, "Tests".
 test: build validate examples
 	BIN=$(BIN) scripts/run-tests.sh --tier all
 

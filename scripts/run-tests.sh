@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs the test suite from the optimised build (`make build`): `--tier unit` runs the unit suites
-# (no GStreamer pipeline, no browser, no process: `make check`); `--tier all` runs every suite in
-# two shards at once — one for the suites that mostly wait (processes, browser, live graphs in
-# real time), one for the suites that compute — each shard's tests one after another, so a test
-# shares the two cores with at most one other. When a shard fails, each failing test's issues are
-# repeated at the end, so a run's last lines say what failed (CI shows only the tail).
-# Extra arguments go to the test runner (for example `--filter DemoTests`).
+# Runs the test suite from the optimised build (`make build`).
+#   --tier unit  the unit suites (no GStreamer pipeline, no browser, no process): `make check`.
+#   --tier all   every suite, in two phases (`make test`):
+#     1. "computing" (the module suites) and "offline" (whole processes and the browser on
+#        offline work: files, renders, the editor) at once, one test after another in each;
+#     2. "live": the suites that run a live graph in real time and count the frames it kept,
+#        alone on the machine, as a user's take would be.
+# When a shard fails, each failing test's issues are repeated at the end, so a run's last lines
+# say what failed (CI shows only the tail). Extra arguments go to the test runner (for example
+# `--filter DemoTests`).
 set -uo pipefail
 tier=all
 if [ "${1:-}" = "--tier" ]; then tier=$2; shift 2; fi
@@ -16,8 +19,10 @@ export CINEGRAPH_RELEASE_BIN="$bin/cinegraph"
 mkdir -p .build/test-logs
 rm -f .build/test-logs/*.log
 
-# The suites that mostly wait: whole processes, the browser, live graphs paced in real time.
-waiting='^(EndToEndTests|CineViewfinderTests)\.'
+# Live graphs in real time, each asserting what the take kept: never beside a busy shard.
+live='^(EndToEndTests\.(MonoWebcamTests|VirtualWebcamTests|SourceLostTests|CinematicGraphTests|DemoTests|SRTTests|CLITests)|CineViewfinderTests\.(BrowserTests|TakeUnderViewerFaultsTests|RecordStartTests))'
+# Whole processes and the browser on offline work.
+processes='^(EndToEndTests|CineViewfinderTests)\.'
 unit='^(CineMediaTests|CineGraphTests|CineVisionTests)\.'
 
 run_shard() {  # name, then runner arguments
@@ -33,10 +38,11 @@ start=$SECONDS
 case $tier in
     unit) shards=(unit) ; run_shard unit --filter "$unit" "$@" ;;
     all)
-        shards=(waiting computing)
-        run_shard waiting --filter "$waiting" "$@" &
-        run_shard computing --skip "$waiting" "$@" &
-        wait ;;
+        shards=(computing offline live)
+        run_shard computing --skip "$processes" "$@" &
+        run_shard offline --filter "$processes" --skip "$live" "$@" &
+        wait
+        run_shard live --filter "$live" "$@" ;;
     *) echo "unknown tier '$tier' (unit, all)" >&2; exit 2 ;;
 esac
 
@@ -49,7 +55,7 @@ for s in "${shards[@]}"; do
 done
 # The slowest tests of the run, for the next person who wants it faster.
 echo "=== slowest tests"
-cat .build/test-logs/*.log | sed -nE 's/^✔ Test (.*) passed after ([0-9.]+) seconds.*/\2 \1/p' | sort -rn | head -10
+cat .build/test-logs/*.log | grep -v "Test run with" | sed -nE 's/^✔ Test (.*) passed after ([0-9.]+) seconds.*/\2 \1/p' | sort -rn | head -10
 if [ "$status" -ne 0 ]; then
     echo
     echo "=== failures"

@@ -61,6 +61,10 @@ enum ControlReader {
                 runner.send(message, to: node) { result in
                     switch result {
                     case .success(let s): printError("control: \(s)")
+                    case .failure(let e as NodeParameterError):
+                        if case .invalid = e { printError("control: error: \(node).\(e)") } else {
+                            printError("control: error: node '\(node)': \(e)")
+                        }
                     case .failure(let e): printError("control: error: \(e)")
                     }
                 }

@@ -184,7 +184,7 @@ public final class EditorServer: Sendable {
         router.post("/api/changes") { [self] request, _ in
             let body = try await edit(request, allowed: ["changes"], limit: 1 << 20)
             guard let object = body["changes"] else { throw APIError.badRequest("give changes: the content of a changes file") }
-            let data = try JSONSerialization.data(withJSONObject: object)
+            let data = try JSONEncoder().encode(object)
             let changes = try api { () throws(EditError) in try EditorJSON.changes(from: data) }
             return try mutate { s throws(EditError) in
                 try s.replace(with: changes, source: "the changes file")
@@ -219,13 +219,13 @@ public final class EditorServer: Sendable {
     private var leaseField: HTTPFields.Element.Name { HTTPFields.Element.Name(Self.leaseHeader)! }
 
     /// The body of an edit, once the lease is checked.
-    private func edit(_ request: Request, allowed: Set<String>, limit: Int = JSONRequest.bodyLimit) async throws -> [String: Any] {
+    private func edit(_ request: Request, allowed: Set<String>, limit: Int = JSONRequest.bodyLimit) async throws -> [String: JSONValue] {
         let body = try await JSONRequest.body(request, allowed: allowed, limit: limit)
         try api { () throws(EditError) in try lease.check(request.headers[leaseField]) }
         return body
     }
 
-    private func need(_ body: [String: Any], _ key: String) throws -> Double {
+    private func need(_ body: [String: JSONValue], _ key: String) throws -> Double {
         guard let v = try JSONRequest.number(body, key) else { throw APIError.badRequest("give \(key) (a number)") }
         return v
     }

@@ -281,3 +281,81 @@ struct NodeSlots {
         }
     }
 }
+
+// MARK: - The one parameter path
+
+/// Why a parameter could not be read or set — by config, `--set`, the control channel, the HTTP
+/// API or the harness alike. Each front end formats it in its own words (a config error at the
+/// key's position, an HTTP status); tests compare cases.
+public enum NodeParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The node kind declares no parameter of that name; `suggestion` is the closest it does.
+    case unknown(kind: String, name: String, suggestion: String?)
+    /// The value is not one of the parameter's type, or out of its range (`allowed`).
+    case invalid(name: String, reason: String, allowed: String?)
+
+    /// The parameter's name.
+    public var name: String {
+        switch self {
+        case .unknown(_, let name, _), .invalid(let name, _, _): return name
+        }
+    }
+
+    /// What to try instead: the closest name, or the allowed values.
+    public var hint: String? {
+        switch self {
+        case .unknown(_, _, let suggestion): return suggestion.map { "did you mean '\($0)'?" }
+        case .invalid(_, let reason, let allowed): return allowed.flatMap { reason.contains($0) ? nil : "allowed: \($0)" }
+        }
+    }
+
+    /// The problem without the hint.
+    public var reason: String {
+        switch self {
+        case .unknown(let kind, let name, _): return "node kind '\(kind)' has no parameter '\(name)'"
+        case .invalid(_, let reason, _): return reason
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unknown: return reason + (hint.map { "; \($0)" } ?? "")
+        case .invalid(let name, _, _): return "\(name): \(reason)" + (hint.map { " (\($0))" } ?? "")
+        }
+    }
+}
+
+extension NodeSlots {
+    /// The parameter called `name`, or ``NodeParameterError/unknown(kind:name:suggestion:)``.
+    func parameter(_ name: String, kind: String) throws(NodeParameterError) -> AnyParameterSlot {
+        guard let slot = parameters.first(where: { $0.name == name }) else {
+            throw .unknown(kind: kind, name: name, suggestion: closestMatch(to: name, in: parameters.map(\.name)))
+        }
+        return slot
+    }
+
+    /// Parses and range-checks `value` for the parameter `name` without storing it.
+    func parse(_ name: String, _ value: ConfigValue, kind: String) throws(NodeParameterError) -> any Sendable {
+        let slot = try parameter(name, kind: kind)
+        do {
+            return try slot.parse(value)
+        } catch let e as ValueError {
+            throw .invalid(name: name, reason: e.message, allowed: slot.rangeText)
+        } catch {
+            throw .invalid(name: name, reason: "\(error)", allowed: slot.rangeText)
+        }
+    }
+
+    /// Sets the parameter `name` from `value`; returns its value as config text.
+    @discardableResult
+    func set(_ name: String, _ value: ConfigValue, kind: String) throws(NodeParameterError) -> String {
+        let parsed = try parse(name, value, kind: kind)
+        let slot = try parameter(name, kind: kind)
+        slot.assign(parsed)
+        return slot.currentText
+    }
+
+    /// The parameter `name`'s current value as config text.
+    func get(_ name: String, kind: String) throws(NodeParameterError) -> String {
+        try parameter(name, kind: kind).currentText
+    }
+}

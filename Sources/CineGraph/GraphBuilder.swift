@@ -19,13 +19,46 @@ public struct GraphBuilder {
         self.preflight = preflight
     }
 
-    /// Validates `spec`; throws ``ConfigErrors`` listing every problem found.
+    /// Validates `spec`; throws ``ConfigErrors`` listing every problem found. The passes run in
+    /// order over one ``Build``; each adds what it finds to the same list of errors.
     public func build(_ spec: GraphSpec) throws -> Graph {
-        var errors: [ConfigError] = spec.problems
-        var built: [String: GraphNode] = [:]
-        var references: [(node: String, input: String, ref: String, location: SourceLocation)] = []
-        var order: [String] = []
+        var b = Build(spec: spec, registry: registry, preflight: preflight)
+        b.declareNodes()
+        b.connectInputs()
+        b.requireInputs()
+        b.orderTopologically()
+        b.checkImageFormats()
+        b.checkParameters()
+        b.assignPriorities()
+        if !b.errors.isEmpty { throw ConfigErrors(b.errors) }
+        return Graph(name: spec.name, file: spec.file, nodes: b.sorted.map { b.built[$0]! })
+    }
+}
 
+/// The state the builder's passes share: the nodes built so far, the connections to make, the
+/// order, and every error found.
+private struct Build {
+    let spec: GraphSpec
+    let registry: NodeRegistry
+    let preflight: Bool
+    var errors: [ConfigError]
+    var built: [String: GraphNode] = [:]
+    var references: [(node: String, input: String, ref: String, location: SourceLocation)] = []
+    /// Node names in the order the config lists them.
+    var order: [String] = []
+    /// Node names, every producer before its consumers (nodes on a cycle left out).
+    var sorted: [String] = []
+
+    init(spec: GraphSpec, registry: NodeRegistry, preflight: Bool) {
+        self.spec = spec
+        self.registry = registry
+        self.preflight = preflight
+        errors = spec.problems
+    }
+
+    /// Each node: its kind known, its keys either inputs (connections to make) or parameters
+    /// (parsed and range-checked), its priority if written.
+    mutating func declareNodes() {
         for n in spec.nodes {
             let key = "nodes.\(n.name)"
             guard let kind = n.kind else { continue }
@@ -54,15 +87,11 @@ public struct GraphBuilder {
                         continue
                     }
                     references.append((n.name, e.key, text, e.value.location))
-                } else if let slot = probe.parameters.first(where: { $0.name == e.key }) {
+                } else if probe.parameters.contains(where: { $0.name == e.key }) {
                     do {
-                        values.append((e.key, try slot.parse(e.value)))
-                    } catch let v as ValueError {
-                        // The range as a hint, unless the message already states it.
-                        let hint = slot.rangeText.flatMap { v.message.contains($0) ? nil : "allowed: \($0)" }
-                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", v.message, hint: hint))
+                        values.append((e.key, try probe.parse(e.key, e.value, kind: kind)))
                     } catch {
-                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", "\(error)"))
+                        errors.append(ConfigError(e.value.location, key: "\(key).\(e.key)", error.reason, hint: error.hint))
                     }
                 } else {
                     let names = d.inputs.map(\.name) + d.parameters.map(\.name)
@@ -78,8 +107,10 @@ public struct GraphBuilder {
             built[n.name]!.declaredPriority = declaredPriority
             order.append(n.name)
         }
+    }
 
-        // Connections: the node exists, the port exists (or is the only one), types agree.
+    /// Connections: the node exists, the port exists (or is the only one), types agree.
+    mutating func connectInputs() {
         for r in references {
             let key = "nodes.\(r.node).\(r.input)"
             let parts = r.ref.split(separator: ".", maxSplits: 1).map(String.init)
@@ -129,12 +160,14 @@ public struct GraphBuilder {
             }
             built[r.node]!.inputs[r.input] = PortReference(node: sourceName, port: port.name)
         }
+    }
 
-        // Every required input connected.
+    /// Every required input connected.
+    mutating func requireInputs() {
         for name in order {
             let n = built[name]!
             for input in n.description.inputs where !input.isOptional && n.inputs[input.name] == nil {
-                let spec = spec.nodes.first { $0.name == name }!
+                let spec = self.spec.nodes.first { $0.name == name }!
                 let alreadyReported = references.contains { $0.node == name && $0.input == input.name }
                 if !alreadyReported {
                     errors.append(ConfigError(spec.location, key: "nodes.\(name)",
@@ -148,17 +181,18 @@ public struct GraphBuilder {
         for name in order {
             let n = built[name]!
             if !n.description.inputs.isEmpty && n.inputs.isEmpty && !errors.contains(where: { $0.key.hasPrefix("nodes.\(name)") }) {
-                let spec = spec.nodes.first { $0.name == name }!
+                let spec = self.spec.nodes.first { $0.name == name }!
                 errors.append(ConfigError(spec.location, key: "nodes.\(name)", "none of the node's inputs is connected",
                                           hint: "connect at least one of: " + n.description.inputs.map(\.name).joined(separator: ", ")))
             }
         }
+    }
 
-        // Topological order; whatever is left sits on a cycle.
+    /// Topological order; whatever is left sits on a cycle.
+    mutating func orderTopologically() {
         var indegree = Dictionary(uniqueKeysWithValues: order.map { ($0, 0) })
         for name in order { indegree[name] = Set(built[name]!.inputs.values.map(\.node)).count }
         var ready = order.filter { indegree[$0] == 0 }
-        var sorted: [String] = []
         while !ready.isEmpty {
             let n = ready.removeFirst()
             sorted.append(n)
@@ -174,9 +208,11 @@ public struct GraphBuilder {
                                       "the graph has a cycle through \(cyclic.joined(separator: " → "))",
                                       hint: "a node cannot consume its own output, directly or through others"))
         }
+    }
 
-        // Image formats: what each output gives, producers first; an input that declares the
-        // formats it takes is checked here, or on each packet when its producer declares nothing.
+    /// Image formats: what each output gives, producers first; an input that declares the
+    /// formats it takes is checked here, or on each packet when its producer declares nothing.
+    mutating func checkImageFormats() {
         var given: [PortReference: [PixelFormat]] = [:]
         for name in sorted {
             let n = built[name]!
@@ -204,8 +240,10 @@ public struct GraphBuilder {
                 }
             }
         }
+    }
 
-        // Each node checks its parameters together, on a configured instance that never runs.
+    /// Each node checks its parameters together, on a configured instance that never runs.
+    mutating func checkParameters() {
         for name in sorted {
             let (node, slots) = built[name]!.instantiate()
             let specNode = spec.nodes.first { $0.name == name }!
@@ -224,9 +262,11 @@ public struct GraphBuilder {
             let upstreamLive = built[name]!.inputs.values.contains { built[$0.node]?.isLive ?? false }
             built[name]!.isLive = node.isLive || upstreamLive
         }
+    }
 
-        // Priorities, consumers before producers: written, else the kind's, else the take if any
-        // consumer is part of the take, else preview; a node nobody consumes is part of the take.
+    /// Priorities, consumers before producers: written, else the kind's, else the take if any
+    /// consumer is part of the take, else preview; a node nobody consumes is part of the take.
+    mutating func assignPriorities() {
         for name in sorted.reversed() {
             let n = built[name]!
             let consumers = sorted.filter { c in built[c]!.inputs.values.contains { $0.node == name } }
@@ -234,9 +274,6 @@ public struct GraphBuilder {
                 ? .take : .preview
             built[name]!.priority = n.declaredPriority ?? n.description.priority ?? inherited
         }
-
-        if !errors.isEmpty { throw ConfigErrors(errors) }
-        return Graph(name: spec.name, file: spec.file, nodes: sorted.map { built[$0]! })
     }
 }
 

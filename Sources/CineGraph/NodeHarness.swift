@@ -28,22 +28,14 @@ public struct NodeHarness<N: Node> {
     /// clock moved to the frame's instant (no test sleeps); advance it to simulate waiting.
     public let clock: ManualNodeClock
 
-    /// Creates the node and applies `parameters` (config text, parsed and range-checked).
+    /// Creates the node and applies `parameters` (config text, parsed and range-checked; a bad
+    /// one throws ``NodeParameterError``).
     public init(_ type: N.Type = N.self, parameters: [String: String] = [:], connectedOutputs: Set<String>? = nil,
                 clock: ManualNodeClock = ManualNodeClock()) throws {
         self.clock = clock
         node = N()
         slots = NodeSlots(of: node)
-        for (name, text) in parameters {
-            guard let slot = slots.parameters.first(where: { $0.name == name }) else {
-                throw ControlError("node kind '\(N.kind)' has no parameter '\(name)'")
-            }
-            do {
-                slot.assign(try slot.parse(.text(text)))
-            } catch let e as ValueError {
-                throw ControlError("\(name): \(e.message)")
-            }
-        }
+        for (name, text) in parameters { try slots.set(name, .text(text), kind: N.kind) }
         let log = collected
         hub.subscribe { log.append($0) }
         let outputs = slots.outputs
@@ -109,12 +101,10 @@ public struct NodeHarness<N: Node> {
         try node.handle(try NodeDescription(N.self).check(command), &context)
     }
 
-    /// Sets a parameter by config name from text, as the control channel does.
-    public mutating func set(_ name: String, _ text: String) throws {
-        guard let slot = slots.parameters.first(where: { $0.name == name }) else {
-            throw ControlError("no parameter '\(name)'")
-        }
-        slot.assign(try slot.parse(.text(text)))
+    /// Sets a parameter by config name from text, as the control channel does; throws
+    /// ``NodeParameterError``.
+    public mutating func set(_ name: String, _ text: String) throws(NodeParameterError) {
+        try slots.set(name, .text(text), kind: N.kind)
     }
 
     /// Events the node posted.

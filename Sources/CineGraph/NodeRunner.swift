@@ -234,25 +234,16 @@ final class NodeRunner: @unchecked Sendable {
         for c in controls {
             switch c.message {
             case .set(let name, let text):
-                guard let slot = slots.parameters.first(where: { $0.name == name }) else {
-                    let near = closestMatch(to: name, in: slots.parameters.map(\.name))
-                    c.reply(.failure(ControlError("node '\(graphNode.name)' has no parameter '\(name)'"
-                        + (near.map { "; did you mean '\($0)'?" } ?? ""))))
-                    continue
-                }
+                let value = ConfigValue.scalar(text, SourceLocation(file: "control", line: 0, column: 0))
                 do {
-                    slot.assign(try slot.parse(.scalar(text, SourceLocation(file: "control", line: 0, column: 0))))
-                    c.reply(.success("\(graphNode.name).\(name) = \(slot.currentText)"))
-                } catch let e as ValueError {
-                    c.reply(.failure(ControlError("\(graphNode.name).\(name): \(e.message)")))
+                    let now = try slots.set(name, value, kind: graphNode.description.kind)
+                    c.reply(.success("\(graphNode.name).\(name) = \(now)"))
                 } catch {
                     c.reply(.failure(error))
                 }
             case .get(let name):
-                if let slot = slots.parameters.first(where: { $0.name == name }) {
-                    c.reply(.success(slot.currentText))
-                } else {
-                    c.reply(.failure(ControlError("node '\(graphNode.name)' has no parameter '\(name)'")))
+                do { c.reply(.success(try slots.get(name, kind: graphNode.description.kind))) } catch {
+                    c.reply(.failure(error))
                 }
             case .command(let command):
                 do {

@@ -30,6 +30,7 @@ extension NodeRegistry {
         register(MetadataSinkNode.self)
         register(AssetSourceNode.self)
         register(DisparityNode.self)
+        register(DepthRefineNode.self)
         register(DetectorNode.self)
         register(BokehNode.self)
         register(StillSinkNode.self)

@@ -121,12 +121,8 @@ struct ControlAPI: Sendable {
             let (node, parameter) = try api.parameter(context)
             let body = try await JSONRequest.body(request, allowed: ["value"])
             guard let raw = body["value"] else { throw APIError.badRequest("give value") }
-            let text: String
-            switch raw {
-            case let n as NSNumber where !JSONRequest.isBool(n): text = n.stringValue
-            case let n as NSNumber: text = n.boolValue ? "true" : "false"
-            case let s as String where s.count <= 64: text = s
-            default: throw APIError.badRequest("value must be a number, true/false, or short text")
+            guard let text = JSONRequest.scalarText(raw), text.count <= 64 else {
+                throw APIError.badRequest("value must be a number, true/false, or short text")
             }
             guard Self.isSettable(parameter.typeName) else {
                 throw APIError(
@@ -203,6 +199,11 @@ struct ControlAPI: Sendable {
         switch result {
         case .success(let reply): return reply
         case .failure(let e as APIError): throw e
+        case .failure(let e as NodeParameterError):
+            switch e {
+            case .unknown: throw APIError(.notFound, "node '\(node)': \(e)")
+            case .invalid: throw APIError(.badRequest, "node '\(node)': \(e)")
+            }
         case .failure(let e as ControlError):
             // The runtime refuses a parameter value (type, range) or a node that has finished.
             throw APIError(e.description.hasSuffix("has finished") ? .conflict : .badRequest, e.description)
@@ -227,11 +228,11 @@ struct ControlAPI: Sendable {
     func parameter(_ context: BasicWebSocketRequestContext) throws -> (String, ParameterDescription) {
         let node = try node(context.parameters.get("name"))
         let name = context.parameters.get("parameter") ?? ""
-        let declared = graph.nodes.first { $0.name == node }!.description.parameters
-        guard let p = declared.first(where: { $0.name == name }) else {
-            let near = closestMatch(to: name, in: declared.map(\.name))
-            throw APIError(
-                .notFound, "node '\(node)' has no parameter '\(name)'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
+        let description = graph.nodes.first { $0.name == node }!.description
+        guard let p = description.parameters.first(where: { $0.name == name }) else {
+            let near = closestMatch(to: name, in: description.parameters.map(\.name))
+            let error = NodeParameterError.unknown(kind: description.kind, name: name, suggestion: near)
+            throw APIError(.notFound, "node '\(node)': \(error)")
         }
         return (node, p)
     }
@@ -302,17 +303,14 @@ struct ControlAPI: Sendable {
     }
 
     /// `point: [x, y]` with both in 0…1, as the text `x,y` the focus node takes.
-    static func point(_ body: [String: Any], required: Bool) throws -> String? {
+    static func point(_ body: [String: JSONValue], required: Bool) throws -> String? {
         guard let v = body["point"] else {
             if required { throw APIError.badRequest("give point: [x, y] (normalised 0...1, origin top left)") }
             return nil
         }
-        guard let a = v as? [Any], a.count == 2, let x = a[0] as? NSNumber, let y = a[1] as? NSNumber,
-            !JSONRequest.isBool(x), !JSONRequest.isBool(y)
-        else {
+        guard case .array(let a) = v, a.count == 2, let px = a[0].number, let py = a[1].number else {
             throw APIError.badRequest("point must be [x, y], two numbers")
         }
-        let px = x.doubleValue, py = y.doubleValue
         guard (0...1).contains(px), (0...1).contains(py) else {
             throw APIError.badRequest("point [\(px), \(py)] is outside 0...1 (normalised, origin top left)")
         }
@@ -321,9 +319,9 @@ struct ControlAPI: Sendable {
 
     /// A command's arguments: an object of short values (text, number or boolean), keys like
     /// `id` or `point`. Values never name files: no `/`, no spaces.
-    static func arguments(_ value: Any?) throws -> [String: String] {
+    static func arguments(_ value: JSONValue?) throws -> [String: String] {
         guard let value else { return [:] }
-        guard let dict = value as? [String: Any] else { throw APIError.badRequest("arguments must be a JSON object") }
+        guard case .object(let dict) = value else { throw APIError.badRequest("arguments must be a JSON object") }
         guard dict.count <= 16 else { throw APIError.badRequest("at most 16 arguments") }
         var out: [String: String] = [:]
         for (k, v) in dict {
@@ -331,12 +329,8 @@ struct ControlAPI: Sendable {
             else {
                 throw APIError.badRequest("argument name '\(k.prefix(40))' must be 1-32 letters, digits or '-'")
             }
-            let text: String
-            switch v {
-            case let n as NSNumber where JSONRequest.isBool(n): text = n.boolValue ? "true" : "false"
-            case let n as NSNumber: text = n.stringValue
-            case let s as String: text = s
-            default: throw APIError.badRequest("argument '\(k)' must be text, a number or true/false")
+            guard let text = JSONRequest.scalarText(v) else {
+                throw APIError.badRequest("argument '\(k)' must be text, a number or true/false")
             }
             guard text.count <= 128, !text.contains("/"), !text.contains(where: { $0.isWhitespace || $0.isNewline })
             else {

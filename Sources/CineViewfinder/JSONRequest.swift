@@ -1,5 +1,6 @@
 // JSONRequest: reading a JSON request body field by field — unknown fields refused, numbers,
-// whole numbers, booleans and text told apart — for the control API and the editor's API.
+// whole numbers, booleans and text told apart by ``JSONValue``'s cases — for the control API and
+// the editor's API.
 import Foundation
 import Hummingbird
 import NIOCore
@@ -10,7 +11,7 @@ package enum JSONRequest {
     package static let bodyLimit = 16 * 1024
 
     /// The JSON object in the request body (empty body = `{}`), refusing unknown fields.
-    package static func body(_ request: Request, allowed: Set<String>, limit bodyLimit: Int = bodyLimit) async throws -> [String: Any] {
+    package static func body(_ request: Request, allowed: Set<String>, limit bodyLimit: Int = bodyLimit) async throws -> [String: JSONValue] {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
             throw APIError(.contentTooLarge, "the body is \(length) bytes; the limit is \(bodyLimit)")
         }
@@ -20,11 +21,11 @@ package enum JSONRequest {
             throw APIError(.contentTooLarge, "the body is larger than \(bodyLimit) bytes")
         }
         if buffer.readableBytes == 0 { return [:] }
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) } catch {
+        let object: JSONValue
+        do { object = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView)) } catch {
             throw APIError.badRequest("the body is not valid JSON")
         }
-        guard let dict = object as? [String: Any] else { throw APIError.badRequest("the body must be a JSON object") }
+        guard case .object(let dict) = object else { throw APIError.badRequest("the body must be a JSON object") }
         let unknown = Set(dict.keys).subtracting(allowed).sorted()
         if let first = unknown.first {
             throw APIError.badRequest(
@@ -35,18 +36,13 @@ package enum JSONRequest {
         return dict
     }
 
-    /// Whether JSON gave `true`/`false` (an NSNumber of C type `char`), not a number.
-    package static func isBool(_ n: NSNumber) -> Bool { String(cString: n.objCType) == "c" }
-
-    package static func number(_ body: [String: Any], _ key: String) throws -> Double? {
+    package static func number(_ body: [String: JSONValue], _ key: String) throws -> Double? {
         guard let v = body[key] else { return nil }
-        guard let n = v as? NSNumber, !isBool(n), n.doubleValue.isFinite else {
-            throw APIError.badRequest("\(key) must be a number")
-        }
-        return n.doubleValue
+        guard let d = v.number, d.isFinite else { throw APIError.badRequest("\(key) must be a number") }
+        return d
     }
 
-    package static func integer(_ body: [String: Any], _ key: String, in range: ClosedRange<Int>) throws -> Int? {
+    package static func integer(_ body: [String: JSONValue], _ key: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let d = try number(body, key) else { return nil }
         guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
             throw APIError.badRequest("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
@@ -54,15 +50,27 @@ package enum JSONRequest {
         return Int(d)
     }
 
-    package static func bool(_ body: [String: Any], _ key: String) throws -> Bool? {
+    package static func bool(_ body: [String: JSONValue], _ key: String) throws -> Bool? {
         guard let v = body[key] else { return nil }
-        guard let n = v as? NSNumber, isBool(n) else { throw APIError.badRequest("\(key) must be true or false") }
-        return n.boolValue
+        guard case .bool(let b) = v else { throw APIError.badRequest("\(key) must be true or false") }
+        return b
     }
 
-    package static func string(_ body: [String: Any], _ key: String) throws -> String? {
+    package static func string(_ body: [String: JSONValue], _ key: String) throws -> String? {
         guard let v = body[key] else { return nil }
-        guard let s = v as? String else { throw APIError.badRequest("\(key) must be a string") }
+        guard case .string(let s) = v else { throw APIError.badRequest("\(key) must be a string") }
         return s
+    }
+
+    /// A short value as the text a node's command or parameter takes: a number, `true`/`false`,
+    /// or text; `nil` for anything else (null, a list, an object).
+    package static func scalarText(_ v: JSONValue) -> String? {
+        switch v {
+        case .bool(let b): return b ? "true" : "false"
+        case .integer(let i): return String(i)
+        case .number(let d): return d.isFinite ? String(d) : nil
+        case .string(let s): return s
+        case .null, .array, .object: return nil
+        }
     }
 }

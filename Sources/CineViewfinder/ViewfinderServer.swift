@@ -247,7 +247,6 @@ public final class ViewfinderServer: Sendable {
 
     private func addRoutes(_ router: Router<BasicWebSocketRequestContext>) {
         router.middlewares.add(RequestGuard(token: settings.token))
-        let token = settings.token
         router.get("/") { _, _ in ViewfinderPage.response() }
         control.addRoutes(router, server: self)
         router.ws(

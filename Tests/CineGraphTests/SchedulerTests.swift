@@ -187,7 +187,15 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(try await runner.send(.set(parameter: "factor", value: "5"), to: "dbl") == "dbl.factor = 5")
         #expect(try await runner.send(.get(parameter: "factor"), to: "dbl") == "5")
         #expect(try await runner.send(.command(NodeCommand("ping")), to: "dbl") == "pong 5")
-        await #expect(throws: ControlError.self) { try await runner.send(.set(parameter: "factor", value: "11"), to: "dbl") }
+        await #expect(throws: NodeParameterError.invalid(name: "factor", reason: "11 is out of range 1...10", allowed: "1...10")) {
+            try await runner.send(.set(parameter: "factor", value: "11"), to: "dbl")
+        }
+        await #expect(throws: NodeParameterError.unknown(kind: "doubler", name: "factr", suggestion: "factor")) {
+            try await runner.send(.set(parameter: "factr", value: "2"), to: "dbl")
+        }
+        await #expect(throws: NodeParameterError.unknown(kind: "doubler", name: "factr", suggestion: "factor")) {
+            try await runner.send(.get(parameter: "factr"), to: "dbl")
+        }
         do {
             _ = try await runner.send(.set(parameter: "factr", value: "2"), to: "dbl")
             Issue.record("expected an error")
