@@ -47,7 +47,8 @@ validate: build
 
 ## The embedding examples: a package that defines and runs a custom node, and a plugin.
 examples: build plugin
-	cd Examples/CustomNode && $(SWIFT) run timecode-demo ../../out/examples
+	# (no build-manifest caching: a file added to cinegraph is a file added to this build too)
+	cd Examples/CustomNode && $(SWIFT) run --disable-build-manifest-caching timecode-demo ../../out/examples
 	$(BIN)/cinegraph run Examples/Plugin/plugin-demo.conf --quiet
 
 plugin: build

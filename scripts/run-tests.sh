@@ -17,7 +17,7 @@ bundle="$bin/cinegraphPackageTests.xctest"
 [ -x "$bundle" ] || { echo "no test bundle at $bundle: run 'make build'" >&2; exit 2; }
 export CINEGRAPH_RELEASE_BIN="$bin/cinegraph"
 mkdir -p .build/test-logs
-rm -f .build/test-logs/*.log
+rm -f .build/test-logs/*
 
 # Live graphs in real time, each asserting what the take kept: never beside a busy shard.
 live='^(EndToEndTests\.(MonoWebcamTests|VirtualWebcamTests|SourceLostTests|CinematicGraphTests|DemoTests|SRTTests|CLITests)|CineViewfinderTests\.(BrowserTests|TakeUnderViewerFaultsTests|RecordStartTests))'
