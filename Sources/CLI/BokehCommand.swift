@@ -24,7 +24,7 @@ struct BokehCommand: ParsableCommand {
     @Argument(help: "The image: PNG, JPEG, PPM (read directly, full colour; 16-bit PNG is reduced to 8 bits), or any other format GStreamer decodes.") var image: String
     @Option(help: "Disparity map, PFM (Middlebury convention).") var disparity: String
     @Option(help: "Focus disparity, in pixels of the disparity map.") var focusDisparity: Double?
-    @Option(help: "Focus point x,y in image pixels.") var focusPoint: String?
+    @Option(help: "Focus point x,y in image pixels.") var focusPoint: PointArgument?
     @Option(help: "Aperture f-number, \(LensModel.minimumFNumber)...\(LensModel.maximumFNumber).")
     var aperture: Double = LensModel.defaultFNumber
     @Option(help: "Largest blur radius as a fraction of the image height.") var maxBlur: Double = 0.03
@@ -55,15 +55,16 @@ struct BokehCommand: ParsableCommand {
         let focus: Double
         if let focusDisparity {
             focus = focusDisparity
-        } else {
-            let parts = focusPoint!.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, (0..<Double(picture.width)).contains(parts[0]), (0..<Double(picture.height)).contains(parts[1]) else {
+        } else if let point = focusPoint {
+            guard (0..<Double(picture.width)).contains(point.x), (0..<Double(picture.height)).contains(point.y) else {
                 throw ValidationError("--focus-point must be x,y inside the \(picture.width)x\(picture.height) image")
             }
-            guard let d = Self.medianDisparity(map, atNormalized: parts[0] / Double(picture.width), parts[1] / Double(picture.height)) else {
-                throw ValidationError("no valid disparity around --focus-point \(focusPoint!)")
+            guard let d = Self.medianDisparity(map, atNormalized: point.x / Double(picture.width), point.y / Double(picture.height)) else {
+                throw ValidationError("no valid disparity around --focus-point \(point)")
             }
             focus = d
+        } else {
+            throw ValidationError("give exactly one of --focus-disparity and --focus-point")
         }
         var settings = BokehRenderer.Settings()
         settings.maxBlur = maxBlur

@@ -25,6 +25,18 @@ struct ToolError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// A point `x,y` on the command line (two numbers; what they measure is the option's to say).
+struct PointArgument: ExpressibleByArgument, CustomStringConvertible {
+    var x: Double
+    var y: Double
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, parts.allSatisfy(\.isFinite) else { return nil }
+        (x, y) = (parts[0], parts[1])
+    }
+    var description: String { "\(x),\(y)" }
+}
+
 // Options whose values are an enum's cases: help lists them, parsing rejects anything else.
 extension BokehQuality: ExpressibleByArgument {}
 extension BokehNode.Quality: ExpressibleByArgument {}
