@@ -83,6 +83,7 @@ let package = Package(
             name: "CineBench", dependencies: ["CineTestSupport", "CineNodes", "CineGraph", "CineGStreamer", "CineInference", "CineVision", "CineViewfinder", "CineEditor"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
+        .testTarget(name: "CineInferenceTests", dependencies: ["CineInference"], swiftSettings: strict),
         .testTarget(name: "CineVisionTests", dependencies: ["CineTestSupport", "CineVision", "CineMedia", "CineInference"], swiftSettings: strict),
         .testTarget(name: "CineGraphTests", dependencies: ["CineGraph", "CineMedia"], swiftSettings: strict),
         .testTarget(

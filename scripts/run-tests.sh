@@ -23,7 +23,7 @@ rm -f .build/test-logs/*
 live='^(EndToEndTests\.(MonoWebcamTests|VirtualWebcamTests|SourceLostTests|CinematicGraphTests|DemoTests|SRTTests|CLITests)|CineViewfinderTests\.(BrowserTests|TakeUnderViewerFaultsTests|RecordStartTests))'
 # Whole processes and the browser on offline work.
 processes='^(EndToEndTests|CineViewfinderTests)\.'
-unit='^(CineMediaTests|CineGraphTests|CineVisionTests)\.'
+unit='^(CineMediaTests|CineInferenceTests|CineGraphTests|CineVisionTests)\.'
 
 run_shard() {  # name, then runner arguments
     local name=$1; shift
