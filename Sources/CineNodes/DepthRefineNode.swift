@@ -12,14 +12,15 @@ public struct DepthRefineNode: Node {
     public static let details = """
         Stereo matching fails inside people in striped or flat clothes and fattens them at their \
         outlines. Inside each region the matte calls person, the map becomes a plane fitted \
-        robustly (Huber-weighted least squares) to the confident matches there; background \
-        samples beside a person that carry its depth take the background's disparity from beyond \
-        them; a sample that moved by less than `still` px since the last frame is blended towards \
-        its last value by `temporal`, so a still background does not breathe. A matte region \
-        holding people at several depths (no plane fits most of it) is left as matched. Runs at \
-        the map's resolution (about 2 ms at 480×270). Put it between `disparity` and everything \
-        that reads depth — focus, bokeh, the stabilizer and the asset — so the recording holds \
-        the refined map (docs/disparity.md).
+        robustly (Huber, then Tukey's biweight) to the confident matches there; a region holding \
+        two people at different depths gets two planes, each sample taking the one its \
+        neighbours' matches vote for. Background samples beside a person that carry its depth \
+        take the background's disparity from beyond them; a sample that moved by less than \
+        `still` px since the last frame is blended towards its last value by `temporal`, so a \
+        still background does not breathe. Runs at the map's resolution (about 4 ms a frame at \
+        320×180 on one core). Experimental: not yet in the shipped graphs (docs/disparity.md). \
+        Put it between `disparity` and everything that reads depth — focus, bokeh, the \
+        stabilizer and the asset — so the recording holds the refined map.
         """
 
     @Input("Disparity from the stereo matcher (with its confidence)") public var disparity: DisparityMap
