@@ -52,6 +52,11 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The page's files, compiled in: an installed binary needs no resource bundle beside it.
+            resources: [
+                .embedInCode("Pages/viewfinder.html"), .embedInCode("Pages/viewfinder.css"),
+                .embedInCode("Pages/viewfinder.js"),
+            ],
             swiftSettings: strict),
         // The editor (`cinegraph edit`): a take's focus and aperture changed in the browser, on the
         // viewfinder's server stack.
@@ -62,6 +67,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.embedInCode("Pages/editor.html"), .embedInCode("Pages/editor.css"), .embedInCode("Pages/editor.js")],
             swiftSettings: strict),
         // The command-line tool; its folder is Sources/CLI, so that no two folders differ only by
         // case (Sources/CineGraph is the runtime).
@@ -93,7 +99,17 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CineViewfinderTests",
-            dependencies: ["CineViewfinder", "CineEditor", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer", "CineVision"],
+            dependencies: [
+                "CineTestSupport", "CineViewfinder", "CineEditor", "CineNodes", "CineGraph", "CineMedia", "CineGStreamer",
+                "CineVision",
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CineEditorTests",
+            dependencies: [
+                "CineTestSupport", "CineEditor", "CineViewfinder", "CineNodes", "CineGraph", "CineGStreamer", "CineMedia",
+                "CineVision",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

@@ -22,7 +22,7 @@ rm -f .build/test-logs/*
 # Live graphs in real time, each asserting what the take kept: never beside a busy shard.
 live='^(EndToEndTests\.(MonoWebcamTests|VirtualWebcamTests|SourceLostTests|CinematicGraphTests|DemoTests|SRTTests|CLITests)|CineViewfinderTests\.(BrowserTests|TakeUnderViewerFaultsTests|RecordStartTests))'
 # Whole processes and the browser on offline work.
-processes='^(EndToEndTests|CineViewfinderTests)\.'
+processes='^(EndToEndTests|CineViewfinderTests|CineEditorTests)\.'
 unit='^(CineMediaTests|CineInferenceTests|CineGraphTests|CineVisionTests)\.'
 
 run_shard() {  # name, then runner arguments

@@ -113,60 +113,50 @@ public final class EditorServer: Sendable {
 
     private func addRoutes(_ router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in EditorPage.response() }
-        router.get("/api/take") { [self] _, _ in JSONResponse.make(session.withLock { EditorJSON.take($0, preview: preview) }) }
+        router.get("/api/take") { [self] _, _ in JSONResponse.make(session.withLock { TakeReply($0, preview: preview) }) }
         router.get("/api/script") { [self] request, _ in
             _ = lease.touch(request.headers[leaseField])
-            return JSONResponse.make(session.withLock { EditorJSON.script($0) })
+            return JSONResponse.make(session.withLock { ScriptReply($0) })
         }
         router.get("/api/frame") { [self] request, _ in try await frame(request) }
         router.post("/api/claim") { [self] request, _ in
-            let body = try await JSONRequest.body(request, allowed: ["force"])
-            let force = try JSONRequest.bool(body, "force") ?? false
+            let force = try await JSONRequest.decode(ClaimRequest.self, from: request).force ?? false
             let id = try api { () throws(EditError) in try lease.claim(force: force) }
-            return JSONResponse.make(["lease": id])
+            return JSONResponse.make(LeaseReply(lease: id))
         }
         router.post("/api/tap") { [self] request, _ in
-            let body = try await edit(request, allowed: ["time", "x", "y"])
-            let (t, x, y) = (try need(body, "time"), try need(body, "x"), try need(body, "y"))
+            let body = try await edit(TapRequest.self, request)
+            let (t, x, y) = (body.time.value, body.x.value, body.y.value)
             let index = try api { () throws(EditError) in try session.withLock { s throws(EditError) in try s.frame(at: t) } }
             let depth = try await onWorker { [preview] in try preview.disparity(index: index, x: x, y: y) }
             return try mutate { s throws(EditError) in try s.tap(at: index, x: x, y: y, disparity: depth) }
         }
         router.post("/api/decisions") { [self] request, _ in
-            let body = try await edit(request, allowed: ["time", "detectionID", "groupID", "disparity", "strong"])
-            let t = try need(body, "time")
-            let strong = try JSONRequest.bool(body, "strong") ?? false
-            let id = try JSONRequest.integer(body, "detectionID", in: 0...Int(Int32.max))
-            let group = try JSONRequest.integer(body, "groupID", in: 0...Int(Int32.max))
-            let disparity = try JSONRequest.number(body, "disparity")
-            let targets = [id.map { FocusTarget.detection($0) }, group.map { .group($0) }, disparity.map { .disparity($0) }].compactMap { $0 }
-            guard targets.count == 1 else { throw APIError.badRequest("give exactly one of detectionID, groupID or disparity") }
+            let body = try await edit(DecisionRequest.self, request)
+            let (target, strong) = (try body.target(), body.strong ?? false)
             return try mutate { s throws(EditError) in
-                try s.focus(on: targets[0], at: try s.frame(at: t), strong: strong)
+                try s.focus(on: target, at: try s.frame(at: body.time.value), strong: strong)
                 return "\(strong ? "strong" : "weak") decision added"
             }
         }
         router.post("/api/decisions/remove") { [self] request, _ in
-            let body = try await edit(request, allowed: ["time"])
-            let t = try need(body, "time")
+            let t = try await edit(TimeRequest.self, request).time.value
             return try mutate { s throws(EditError) in try s.removeDecision(at: try s.frame(at: t)); return "decision removed" }
         }
         router.post("/api/decisions/move") { [self] request, _ in
-            let body = try await edit(request, allowed: ["from", "to"])
-            let (from, to) = (try need(body, "from"), try need(body, "to"))
+            let body = try await edit(MoveRequest.self, request)
             return try mutate { s throws(EditError) in
-                try s.moveDecision(from: try s.frame(at: from), to: try s.frame(at: to))
+                try s.moveDecision(from: try s.frame(at: body.from.value), to: try s.frame(at: body.to.value))
                 return "decision moved"
             }
         }
         router.post("/api/aperture") { [self] request, _ in
-            let body = try await edit(request, allowed: ["fNumber"])
-            let f = try need(body, "fNumber")
+            let f = try await edit(FNumberRequest.self, request).fNumber.value
             return try mutate { s throws(EditError) in try s.setAperture(f); return String(format: "aperture f/%.1f", f) }
         }
         for (path, action) in [("undo", "undone"), ("redo", "redone"), ("clear", "all your decisions removed")] {
             router.post("/api/\(path)") { [self] request, _ in
-                _ = try await edit(request, allowed: [])
+                _ = try await edit(EmptyRequest.self, request)
                 return try mutate { s throws(EditError) in
                     switch path {
                     case "undo": try s.undo()
@@ -178,65 +168,56 @@ public final class EditorServer: Sendable {
             }
         }
         router.post("/api/save") { [self] request, _ in
-            _ = try await edit(request, allowed: [])
+            _ = try await edit(EmptyRequest.self, request)
             return try mutate { s throws(EditError) in try s.save(); return "saved \(s.changesPath)" }
         }
         router.post("/api/changes") { [self] request, _ in
-            let body = try await edit(request, allowed: ["changes"], limit: 1 << 20)
-            guard let object = body["changes"] else { throw APIError.badRequest("give changes: the content of a changes file") }
-            let data = try JSONEncoder().encode(object)
-            let changes = try api { () throws(EditError) in try EditorJSON.changes(from: data) }
+            let body = try await edit(ChangesRequest.self, request, limit: 1 << 20)
+            let changes = try api { () throws(EditError) in try body.decoded() }
             return try mutate { s throws(EditError) in
                 try s.replace(with: changes, source: "the changes file")
                 return "changes opened: \(changes.decisions.count) decision(s)"
             }
         }
         router.post("/api/render") { [self] request, _ in
-            _ = try await edit(request, allowed: [])
+            _ = try await edit(EmptyRequest.self, request)
             try startRender()
-            return JSONResponse.make(EditorJSON.object(render.current), status: .accepted)
+            return JSONResponse.make(render.current, status: .accepted)
         }
         router.get("/api/render") { [self] request, _ in
             _ = lease.touch(request.headers[leaseField])
-            return JSONResponse.make(EditorJSON.object(render.current))
+            return JSONResponse.make(render.current)
         }
         router.get("/api/render/movie") { [self] _, _ in try movie() }
         router.post("/api/export") { [self] request, _ in
-            _ = try await edit(request, allowed: [])
+            _ = try await edit(EmptyRequest.self, request)
             let asset = session.withLock { $0.assetPath }, folder = settings.exportFolder
             let summary = try await onQueue(exporting) {
                 var exporter = DepthExporter(asset: asset)
                 exporter.metadata = true
                 return try exporter.export(to: folder)
             }
-            return JSONResponse.make([
-                "folder": folder, "frames": summary.frames, "hasDepth": summary.hasDepth,
-                "message": "exported \(summary.frames) frames of disparity\(summary.hasDepth ? " and depth" : "") to \(folder)",
-            ])
+            return JSONResponse.make(
+                ExportReply(
+                    folder: folder, frames: summary.frames, hasDepth: summary.hasDepth,
+                    message: "exported \(summary.frames) frames of disparity\(summary.hasDepth ? " and depth" : "") to \(folder)"))
         }
     }
 
     private var leaseField: HTTPFields.Element.Name { HTTPFields.Element.Name(Self.leaseHeader)! }
 
-    /// The body of an edit, once the lease is checked.
-    private func edit(_ request: Request, allowed: Set<String>, limit: Int = JSONRequest.bodyLimit) async throws -> [String: JSONValue] {
-        let body = try await JSONRequest.body(request, allowed: allowed, limit: limit)
+    /// The body of an edit as `type`, once the lease is checked.
+    private func edit<R: APIRequest>(_ type: R.Type, _ request: Request, limit: Int = JSONRequest.bodyLimit) async throws -> R {
+        let fields = try await JSONRequest.body(request, allowed: R.fieldNames, limit: limit)
         try api { () throws(EditError) in try lease.check(request.headers[leaseField]) }
-        return body
-    }
-
-    private func need(_ body: [String: JSONValue], _ key: String) throws -> Double {
-        guard let v = try JSONRequest.number(body, key) else { throw APIError.badRequest("give \(key) (a number)") }
-        return v
+        return try JSONRequest.decode(type, fields: fields)
     }
 
     /// Runs an edit; answers the script as it now stands, with a message.
     private func mutate(_ change: (inout EditSession) throws(EditError) -> String) throws -> Response {
         try session.withLock { s in
             let message = try api { () throws(EditError) in try change(&s) }
-            var out = EditorJSON.script(s)
-            out["message"] = message
-            return JSONResponse.make(out)
+            return JSONResponse.make(ScriptReply(s, message: message))
         }
     }
 

@@ -5,8 +5,9 @@ import Foundation
 /// Finds model files (`face_detection_short_range.tflite`, …) and `libLiteRt.so`.
 ///
 /// Looked up in order: `$CINEGRAPH_MODELS`; `.models/` of the checkout the running binary was
-/// built in (`.build/<triple>/release/cinegraph` → the checkout); `.models/` in the working
-/// directory. An absolute or `./`-relative path is used as it is.
+/// built in (`.build/<triple>/release/cinegraph` → the checkout); `share/cinegraph/models` beside
+/// an installed binary (`<prefix>/bin/cinegraph` → `<prefix>/share/cinegraph/models`, what
+/// `make install` and the Debian package lay out); `.models/` in the working directory. An absolute or `./`-relative path is used as it is.
 public enum ModelFiles {
     /// The command that installs the files.
     public static let installHint = "run scripts/fetch-models.sh (make setup does it) or set CINEGRAPH_MODELS to a folder holding it"
@@ -16,11 +17,13 @@ public enum ModelFiles {
         var dirs: [String] = []
         if let env = ProcessInfo.processInfo.environment["CINEGRAPH_MODELS"], !env.isEmpty { dirs.append(env) }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            let bin = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            var url = bin
             for _ in 0..<4 {
                 url = url.deletingLastPathComponent()
                 dirs.append(url.appendingPathComponent(".models").path)
             }
+            dirs.append(bin.deletingLastPathComponent().appendingPathComponent("share/cinegraph/models").path)
         }
         dirs.append(FileManager.default.currentDirectoryPath + "/.models")
         return dirs

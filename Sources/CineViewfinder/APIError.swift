@@ -20,7 +20,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible, HTTPResponseEr
 
     /// The JSON response.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        JSONResponse.make(["error": message], status: status)
+        JSONResponse.make(ErrorReply(error: message), status: status)
     }
 
     package static func badRequest(_ m: String) -> APIError { APIError(.badRequest, m) }
@@ -28,10 +28,22 @@ public struct APIError: Error, Sendable, CustomStringConvertible, HTTPResponseEr
 
 /// Builds JSON responses.
 package enum JSONResponse {
-    /// A response with `object` (anything `JSONSerialization` takes) as its body.
-    package static func make(_ object: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return make(data: data, status: status)
+    /// A response with `value` encoded as its body (sorted keys; a non-finite number as the
+    /// text `inf`, `-inf` or `nan`).
+    package static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        make(data: (try? encoder.encode(value)) ?? Data("{}".utf8), status: status)
+    }
+
+    /// `value` as JSON text (the event stream's messages).
+    package static func text(_ value: some Encodable) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    private static var encoder: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return e
     }
 
     /// A response with encoded JSON as its body.

@@ -27,83 +27,71 @@ struct ControlAPI: Sendable {
         }
         router.get("/api/nodes") { _, _ in JSONResponse.make(api.nodeList()) }
         router.post("/api/focus") { request, _ in
-            let body = try await JSONRequest.body(request, allowed: ["id", "strong", "point"])
-            if let point = try Self.point(body, required: false) {
-                if body["id"] != nil { throw APIError.badRequest("give either id or point, not both") }
-                if body["strong"] != nil {
+            let body = try await JSONRequest.decode(FocusRequest.self, from: request)
+            if let point = body.point {
+                if body.id != nil { throw APIError.badRequest("give either id or point, not both") }
+                if body.strong != nil {
                     throw APIError.badRequest("strong goes with id (a point gives weak tracking focus)")
                 }
-                return try await api.toFocus("tap", ["point": point])
+                return try await api.toFocus("tap", ["point": point.argument])
             }
-            guard let id = try JSONRequest.integer(body, "id", in: 0...Int(Int32.max)) else {
-                throw APIError.badRequest("give id (a detection id) or point [x, y]")
-            }
-            var args = ["id": String(id)]
-            if try JSONRequest.bool(body, "strong") == true { args["strong"] = "true" }
+            guard let id = body.id else { throw APIError.badRequest("give id (a detection id) or point [x, y]") }
+            var args = ["id": String(id.value)]
+            if body.strong == true { args["strong"] = "true" }
             return try await api.toFocus("focus", args)
         }
         for gesture in ["tap", "press"] {
             router.post("/api/\(gesture)") { request, _ in
-                let body = try await JSONRequest.body(request, allowed: ["point"])
-                return try await api.toFocus(gesture, ["point": try Self.point(body, required: true)!])
+                let body = try await JSONRequest.decode(PointRequest.self, from: request)
+                return try await api.toFocus(gesture, ["point": body.point.argument])
             }
         }
         router.post("/api/fixed") { request, _ in
-            let body = try await JSONRequest.body(request, allowed: ["point", "strong"])
-            var args = ["point": try Self.point(body, required: true)!]
-            if try JSONRequest.bool(body, "strong") == true { args["strong"] = "true" }
+            let body = try await JSONRequest.decode(FixedRequest.self, from: request)
+            var args = ["point": body.point.argument]
+            if body.strong == true { args["strong"] = "true" }
             return try await api.toFocus("fixed", args)
         }
         router.post("/api/auto") { request, _ in
-            _ = try await JSONRequest.body(request, allowed: [])
+            _ = try await JSONRequest.decode(EmptyRequest.self, from: request)
             return try await api.toFocus("auto", [:])
         }
         router.post("/api/aperture") { request, _ in
-            let body = try await JSONRequest.body(request, allowed: ["value"])
+            let value = try await JSONRequest.decode(ApertureRequest.self, from: request).value.value
             let range = api.settings.apertureRange
-            guard let value = try JSONRequest.number(body, "value") else {
-                throw APIError.badRequest("give value (an f-number)")
-            }
             guard range.contains(value) else {
                 throw APIError.badRequest("value \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
             }
             return try await api.setAperture(value)
         }
         router.post("/api/still") { request, _ in
-            _ = try await JSONRequest.body(request, allowed: [])
+            _ = try await JSONRequest.decode(EmptyRequest.self, from: request)
             guard let node = api.graph.nodes(ofKind: "still").first else {
                 throw APIError(.conflict, "this graph has no still node (add a node of kind still)")
             }
             return try await api.command(NodeCommand("still"), to: node)
         }
         router.post("/api/record") { request, _ in
-            let body = try await JSONRequest.body(request, allowed: ["action"])
-            guard let action = try JSONRequest.string(body, "action"), ["start", "stop"].contains(action) else {
-                throw APIError.badRequest("give action: \"start\" or \"stop\"")
-            }
+            let action = try await JSONRequest.decode(RecordRequest.self, from: request).action.rawValue
             let recorders = api.nodes(withCommand: "record")
             guard !recorders.isEmpty else {
                 throw APIError(.conflict, "this graph has no recorder (no node accepts the command 'record')")
             }
-            var replies: [[String: String]] = []
+            var replies: [RecordReply.Answer] = []
             for node in recorders {
                 let reply = try await api.ask(.command(NodeCommand("record", arguments: ["action": action])), node: node)
-                replies.append(["node": node, "reply": reply])
+                replies.append(.init(node: node, reply: reply))
             }
-            return JSONResponse.make(["command": "record \(action)", "replies": replies])
+            return JSONResponse.make(RecordReply(command: "record \(action)", replies: replies))
         }
         router.post("/api/nodes/:name/command") { request, context in
-            let name = try api.node(context.parameters.get("name"))
-            let body = try await JSONRequest.body(request, allowed: ["name", "arguments"])
-            guard let command = try JSONRequest.string(body, "name") else {
-                throw APIError.badRequest("give name (the command)")
-            }
+            let (name, description) = try api.node(context.parameters.get("name"))
+            let body = try await JSONRequest.decode(CommandRequest.self, from: request)
             // Checked here against the declaration (a refusal is the client's error: 400), and again
             // by the node's runner, as every command is.
-            let description = api.graph.nodes.first { $0.name == name }!.description
             let checked: NodeCommand
             do {
-                checked = try description.check(NodeCommand(command, arguments: try Self.arguments(body["arguments"])))
+                checked = try description.check(NodeCommand(body.name, arguments: body.arguments?.values ?? [:]))
             } catch let e as NodeCommandError {
                 throw APIError.badRequest("node '\(name)': \(e.description)")
             }
@@ -115,15 +103,12 @@ struct ControlAPI: Sendable {
                 throw APIError(.forbidden, "parameter '\(parameter.name)' is a secret and cannot be read over the API")
             }
             let value = try await api.ask(.get(parameter: parameter.name), node: node)
-            return JSONResponse.make(["node": node, "parameter": parameter.name, "value": value])
+            return JSONResponse.make(ParameterReply(node: node, parameter: parameter.name, value: value))
         }
         let set: @Sendable (Request, BasicWebSocketRequestContext) async throws -> Response = { request, context in
             let (node, parameter) = try api.parameter(context)
-            let body = try await JSONRequest.body(request, allowed: ["value"])
-            guard let raw = body["value"] else { throw APIError.badRequest("give value") }
-            guard let text = JSONRequest.scalarText(raw), text.count <= 64 else {
-                throw APIError.badRequest("value must be a number, true/false, or short text")
-            }
+            let text = try await JSONRequest.decode(ParameterValueRequest.self, from: request).value.text
+            guard text.count <= 64 else { throw APIError.badRequest("value must be a number, true/false, or short text") }
             guard Self.isSettable(parameter.typeName) else {
                 throw APIError(
                     .forbidden,
@@ -131,7 +116,7 @@ struct ControlAPI: Sendable {
                         + "only numbers, booleans and durations can (text may name files)")
             }
             let reply = try await api.ask(.set(parameter: parameter.name, value: text), node: node)
-            return JSONResponse.make(["node": node, "parameter": parameter.name, "value": text, "reply": reply])
+            return JSONResponse.make(ParameterReply(node: node, parameter: parameter.name, value: text, reply: reply))
         }
         router.put("/api/nodes/:name/parameters/:parameter", use: set)
         router.post("/api/nodes/:name/parameters/:parameter", use: set)
@@ -172,14 +157,14 @@ struct ControlAPI: Sendable {
             throw APIError(.conflict, "this graph has no node with an aperture (focus or bokeh)")
         }
         let reply = try await ask(.set(parameter: "aperture", value: text), node: node.name)
-        return JSONResponse.make(["node": node.name, "command": "aperture=\(text)", "reply": reply])
+        return JSONResponse.make(CommandReply(node: node.name, command: "aperture=\(text)", reply: reply))
     }
 
     func command(_ command: NodeCommand, to node: String) async throws -> Response {
         let reply = try await ask(.command(command), node: node)
         let text = ([command.name] + command.arguments.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
             .joined(separator: " ")
-        return JSONResponse.make(["node": node, "command": text, "reply": reply])
+        return JSONResponse.make(CommandReply(node: node, command: text, reply: reply))
     }
 
     /// Sends `message` and waits up to ``replyTimeout`` for the node's answer. A node's refusal
@@ -217,18 +202,18 @@ struct ControlAPI: Sendable {
         graph.nodes.filter { $0.description.commands.contains { $0.name == name } }.map(\.name)
     }
 
-    func node(_ name: String?) throws -> String {
-        guard let name, graph.nodes.contains(where: { $0.name == name }) else {
+    /// The node named `name` and its declaration, or a 404 that suggests the nearest name.
+    func node(_ name: String?) throws -> (String, NodeDescription) {
+        guard let name, let node = graph.nodes.first(where: { $0.name == name }) else {
             let near = name.flatMap { closestMatch(to: $0, in: graph.nodes.map(\.name)) }
             throw APIError(.notFound, "no node named '\(name ?? "")'" + (near.map { "; did you mean '\($0)'?" } ?? ""))
         }
-        return name
+        return (name, node.description)
     }
 
     func parameter(_ context: BasicWebSocketRequestContext) throws -> (String, ParameterDescription) {
-        let node = try node(context.parameters.get("name"))
+        let (node, description) = try node(context.parameters.get("name"))
         let name = context.parameters.get("parameter") ?? ""
-        let description = graph.nodes.first { $0.name == node }!.description
         guard let p = description.parameters.first(where: { $0.name == name }) else {
             let near = closestMatch(to: name, in: description.parameters.map(\.name))
             let error = NodeParameterError.unknown(kind: description.kind, name: name, suggestion: near)
@@ -237,91 +222,109 @@ struct ControlAPI: Sendable {
         return (node, p)
     }
 
-    func nodeList() -> [[String: Any]] {
+    func nodeList() -> [NodeInfo] {
         graph.nodes.map { n in
-            [
-                "name": n.name, "kind": n.description.kind, "summary": n.description.summary,
-                "commands": n.description.commands.map(Self.schema),
-                "parameters": n.description.parameters.map { p -> [String: Any] in
-                    var d: [String: Any] = [
-                        "name": p.name, "type": p.typeName,
-                        "value": Self.isSecret(p.name) ? "(hidden)" : n.parameterTexts[p.name] ?? p.defaultText,
-                        "settable": Self.isSettable(p.typeName),
-                    ]
-                    if let r = p.rangeText { d["range"] = r }
-                    return d
-                },
-            ]
+            NodeInfo(
+                name: n.name, kind: n.description.kind, summary: n.description.summary,
+                commands: n.description.commands.map(CommandSchema.init),
+                parameters: n.description.parameters.map { p in
+                    NodeInfo.Parameter(
+                        name: p.name, type: p.typeName,
+                        value: Self.isSecret(p.name) ? "(hidden)" : n.parameterTexts[p.name] ?? p.defaultText,
+                        settable: Self.isSettable(p.typeName), range: p.rangeText)
+                })
         }
     }
 
-    func state(_ server: ViewfinderServer) async -> [String: Any] {
-        var out: [String: Any] = ["url": server.url, "node": settings.nodeName, "scene": server.live.scene]
-        if let f = server.live.frame {
-            let size = JPEGEncoder.outputSize(of: f.image, maxWidth: settings.width)
-            let meta = FrameMetadata(type: "state", frame: f, size: size).json()
-            out["frame"] = (try? JSONSerialization.jsonObject(with: Data(meta.utf8))) ?? [:]
+    func state(_ server: ViewfinderServer) async -> StateReply {
+        let frame = server.live.frame.map { f in
+            FrameMetadata(type: "state", frame: f, size: JPEGEncoder.outputSize(of: f.image, maxWidth: settings.width))
         }
         let focus = try? focusNode()
-        var aperture: [String: Any] = [
-            "min": settings.apertureRange.lowerBound, "max": settings.apertureRange.upperBound,
-        ]
+        var aperture = StateReply.Aperture(min: settings.apertureRange.lowerBound, max: settings.apertureRange.upperBound)
         if let focus {
-            aperture["node"] = focus
-            if let v = try? await ask(.get(parameter: "aperture"), node: focus), let d = Double(v) {
-                aperture["value"] = d
+            aperture.node = focus
+            if let v = try? await ask(.get(parameter: "aperture"), node: focus) { aperture.value = Double(v) }
+        }
+        let taps = focus.map { f in
+            graph.nodes.first { $0.name == f }?.description.commands.contains { $0.name == "tap" } ?? false
+        }
+        return StateReply(
+            url: server.url, node: settings.nodeName, scene: server.live.scene, frame: frame, aperture: aperture,
+            capabilities: .init(
+                focus: focus, still: graph.nodes(ofKind: "still").first, record: nodes(withCommand: "record"),
+                tap: taps ?? false),
+            recording: server.live.isRecording, stats: server.liveStatistics())
+    }
+}
+
+// MARK: - Request bodies
+
+/// `POST /api/focus`: a detection (`id`, optionally `strong`) or a `point`.
+struct FocusRequest: APIRequest {
+    var id: SubjectID?
+    var strong: Bool?
+    var point: UnitPoint?
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, strong, point }
+}
+
+/// `POST /api/tap`, `POST /api/press`: a point.
+struct PointRequest: APIRequest {
+    var point: UnitPoint
+    enum CodingKeys: String, CodingKey, CaseIterable { case point }
+}
+
+/// `POST /api/fixed`: a point, optionally strong.
+struct FixedRequest: APIRequest {
+    var point: UnitPoint
+    var strong: Bool?
+    enum CodingKeys: String, CodingKey, CaseIterable { case point, strong }
+}
+
+/// `POST /api/aperture`: an f-number (checked against the node's range by the route).
+struct ApertureRequest: APIRequest {
+    var value: FiniteNumber
+    enum CodingKeys: String, CodingKey, CaseIterable { case value }
+}
+
+/// `POST /api/record`: start or stop.
+struct RecordRequest: APIRequest {
+    enum Action: String, Decodable, Sendable {
+        case start, stop
+        init(from decoder: any Decoder) throws {
+            guard case .string(let s) = try JSONValue(from: decoder), let a = Action(rawValue: s) else {
+                throw APIError.badRequest("give action: \"start\" or \"stop\"")
             }
+            self = a
         }
-        out["aperture"] = aperture
-        out["capabilities"] =
-            [
-                "focus": focus ?? NSNull(), "still": graph.nodes(ofKind: "still").first ?? NSNull(),
-                "record": nodes(withCommand: "record"),
-                "tap": focus.map { f in
-                    graph.nodes.first { $0.name == f }?.description.commands.contains { $0.name == "tap" } ?? false
-                } ?? false,
-            ] as [String: Any]
-        out["recording"] = server.live.isRecording
-        out["stats"] = server.liveStatistics()
-        return out
     }
+    var action: Action
+    enum CodingKeys: String, CodingKey, CaseIterable { case action }
+}
 
-    /// A command's declaration as the schema `GET /api/nodes` gives: its usage, and each
-    /// argument's name, type (point, integer, number, boolean, choice), bounds or words.
-    static func schema(_ c: CommandDescription) -> [String: Any] {
-        let arguments: [[String: Any]] = c.arguments.map { a in
-            var out: [String: Any] = ["name": a.name, "type": a.typeName, "required": a.isRequired, "doc": a.doc]
-            switch a.value {
-            case .integer(let r): out["range"] = [r.lowerBound, r.upperBound]
-            case .number(let r): out["range"] = [r.lowerBound, r.upperBound]
-            case .choice(let words): out["choices"] = words
-            case .point, .flag: break
-            }
-            return out
-        }
-        return ["name": c.name, "usage": c.usage, "arguments": arguments, "doc": c.doc]
-    }
+/// `POST /api/nodes/:name/command`: a command by name, with its arguments (checked against the
+/// node's declaration by the route).
+struct CommandRequest: APIRequest {
+    var name: String
+    var arguments: CommandArguments?
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, arguments }
+}
 
-    /// `point: [x, y]` with both in 0…1, as the text `x,y` the focus node takes.
-    static func point(_ body: [String: JSONValue], required: Bool) throws -> String? {
-        guard let v = body["point"] else {
-            if required { throw APIError.badRequest("give point: [x, y] (normalised 0...1, origin top left)") }
-            return nil
-        }
-        guard case .array(let a) = v, a.count == 2, let px = a[0].number, let py = a[1].number else {
-            throw APIError.badRequest("point must be [x, y], two numbers")
-        }
-        guard (0...1).contains(px), (0...1).contains(py) else {
-            throw APIError.badRequest("point [\(px), \(py)] is outside 0...1 (normalised, origin top left)")
-        }
-        return "\(px),\(py)"
-    }
+/// A parameter's new value: a number, `true`/`false`, or short text.
+struct ParameterValueRequest: APIRequest {
+    var value: ScalarText
+    enum CodingKeys: String, CodingKey, CaseIterable { case value }
+}
 
-    /// A command's arguments: an object of short values (text, number or boolean), keys like
-    /// `id` or `point`. Values never name files: no `/`, no spaces.
-    static func arguments(_ value: JSONValue?) throws -> [String: String] {
-        guard let value else { return [:] }
-        guard case .object(let dict) = value else { throw APIError.badRequest("arguments must be a JSON object") }
+/// A command's arguments: an object of short values (text, number or boolean), keys like `id`
+/// or `point`. Values never name files: no `/`, no spaces.
+struct CommandArguments: Decodable, Sendable {
+    var values: [String: String]
+
+    init(from decoder: any Decoder) throws {
+        guard case .object(let dict) = try JSONValue(from: decoder) else {
+            throw APIError.badRequest("arguments must be a JSON object")
+        }
         guard dict.count <= 16 else { throw APIError.badRequest("at most 16 arguments") }
         var out: [String: String] = [:]
         for (k, v) in dict {
@@ -338,7 +341,7 @@ struct ControlAPI: Sendable {
             }
             out[k] = text
         }
-        return out
+        values = out
     }
 }
 

@@ -32,11 +32,5 @@ struct FrameMetadata: Codable, Sendable {
     }
 
     /// The JSON text.
-    func json() -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        e.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return (try? e.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    func json() -> String { JSONResponse.text(self) }
 }

@@ -36,32 +36,6 @@ package enum JSONRequest {
         return dict
     }
 
-    package static func number(_ body: [String: JSONValue], _ key: String) throws -> Double? {
-        guard let v = body[key] else { return nil }
-        guard let d = v.number, d.isFinite else { throw APIError.badRequest("\(key) must be a number") }
-        return d
-    }
-
-    package static func integer(_ body: [String: JSONValue], _ key: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let d = try number(body, key) else { return nil }
-        guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
-            throw APIError.badRequest("\(key) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
-        }
-        return Int(d)
-    }
-
-    package static func bool(_ body: [String: JSONValue], _ key: String) throws -> Bool? {
-        guard let v = body[key] else { return nil }
-        guard case .bool(let b) = v else { throw APIError.badRequest("\(key) must be true or false") }
-        return b
-    }
-
-    package static func string(_ body: [String: JSONValue], _ key: String) throws -> String? {
-        guard let v = body[key] else { return nil }
-        guard case .string(let s) = v else { throw APIError.badRequest("\(key) must be a string") }
-        return s
-    }
-
     /// A short value as the text a node's command or parameter takes: a number, `true`/`false`,
     /// or text; `nil` for anything else (null, a list, an object).
     package static func scalarText(_ v: JSONValue) -> String? {

@@ -190,55 +190,46 @@ public final class ViewfinderServer: Sendable {
             }.filter { !$0.isEmpty }
             events.send(Self.sceneMessage(live.setScene(names)))
         }
-        let body: [String: Any] = [
-            "type": "event", "node": event.node, "name": event.name,
-            "timestamp": event.timestamp.seconds, "fields": event.fields,
-        ]
-        events.send(Self.json(body))
+        events.send(
+            JSONResponse.text(
+                EventMessage(node: event.node, name: event.name, timestamp: event.timestamp.seconds, fields: event.fields)))
     }
 
-    static func sceneMessage(_ names: [String]) -> String { json(["type": "scene", "statuses": names]) }
-
-    static func json(_ object: Any) -> String {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    static func sceneMessage(_ names: [String]) -> String { JSONResponse.text(SceneMessage(statuses: names)) }
 
     /// Once a second: the statistics to event clients.
     private func tick() {
         guard events.hasClients else { return }
-        events.send(Self.json(liveStatistics()))
+        events.send(JSONResponse.text(liveStatistics()))
     }
 
     /// fps, drops and latency, as `/api/state` and the `stats` message report them.
-    func liveStatistics() -> [String: Any] {
+    func liveStatistics() -> LiveStatistics {
         let s = statistics
-        var out: [String: Any] = [
-            "type": "stats", "viewers": s.viewers, "eventClients": s.eventClients, "framesSent": s.framesSent,
-            "framesEncoded": s.framesEncoded,
-            "encodeMs": s.framesEncoded == 0 ? 0 : Double(s.encodeNanoseconds) / Double(s.framesEncoded) / 1e6,
-            "sendDelayMs": Double(s.lastSendDelayNanoseconds) / 1e6,
-        ]
+        var out = LiveStatistics(
+            viewers: s.viewers, eventClients: s.eventClients, framesSent: s.framesSent, framesEncoded: s.framesEncoded,
+            encodeMs: s.framesEncoded == 0 ? 0 : Double(s.encodeNanoseconds) / Double(s.framesEncoded) / 1e6,
+            sendDelayMs: Double(s.lastSendDelayNanoseconds) / 1e6)
         if let summary = settings.graph.summary() {
             let fps = live.fps(summary: summary, node: settings.nodeName)
-            out["fps"] = fps.viewfinder
-            out["sourceFps"] = fps.source
-            out["drops"] = summary.totalDrops
-            out["takeDrops"] = summary.takeDrops
-            out["previewDrops"] = summary.previewDrops
-            out["loadLevel"] = summary.loadLevel
-            out["wallSeconds"] = summary.wallSeconds
+            out.fps = fps.viewfinder
+            out.sourceFps = fps.source
+            out.drops = summary.totalDrops
+            out.takeDrops = summary.takeDrops
+            out.previewDrops = summary.previewDrops
+            out.loadLevel = summary.loadLevel
+            out.wallSeconds = summary.wallSeconds
             // Capture to send: how far the viewfinder's newest instant trails the sources'
             // newest one, plus the node-to-socket delay of the last frame sent.
-            out["latencyMs"] = fps.lagSeconds * 1000 + Double(s.lastSendDelayNanoseconds) / 1e6
-            out["viewerFpsCap"] = ViewerLatency.viewerRate(maxFPS: settings.maxFPS, loadLevel: summary.loadLevel)
+            out.latencyMs = fps.lagSeconds * 1000 + Double(s.lastSendDelayNanoseconds) / 1e6
+            out.viewerFpsCap = ViewerLatency.viewerRate(maxFPS: settings.maxFPS, loadLevel: summary.loadLevel)
         }
         // Camera to screen, as the pages measure it (their paint time added to the frame's age).
         if let p50 = latency.percentile(50), let p99 = latency.percentile(99) {
-            out["screenLatencyP50Ms"] = p50
-            out["screenLatencyP99Ms"] = p99
-            out["screenLatencySamples"] = latency.count
-            out["pageLatencyP50Ms"] = pageLatency.percentile(50) ?? 0
+            out.screenLatencyP50Ms = p50
+            out.screenLatencyP99Ms = p99
+            out.screenLatencySamples = latency.count
+            out.pageLatencyP50Ms = pageLatency.percentile(50) ?? 0
         }
         return out
     }

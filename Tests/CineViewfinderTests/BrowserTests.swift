@@ -6,6 +6,7 @@
 import CineGraph
 import CineMedia
 import CineNodes
+import CineTestSupport
 import Foundation
 import Testing
 import CineVision

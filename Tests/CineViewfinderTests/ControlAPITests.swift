@@ -5,6 +5,7 @@
 import CineGraph
 import CineMedia
 import CineNodes
+import CineTestSupport
 import Foundation
 import Testing
 @testable import CineViewfinder

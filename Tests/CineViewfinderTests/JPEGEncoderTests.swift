@@ -2,6 +2,7 @@
 // that went in (within JPEG's error), at the scaled size, for I420, NV12 and RGBA input.
 import CineGStreamer
 import CineMedia
+import CineTestSupport
 import Foundation
 import Testing
 @testable import CineViewfinder

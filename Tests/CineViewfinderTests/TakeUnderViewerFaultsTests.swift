@@ -4,6 +4,7 @@ import CineGraph
 import CineMedia
 import CineNodes
 import CineGStreamer
+import CineTestSupport
 import Foundation
 import Testing
 @testable import CineViewfinder

@@ -3,6 +3,7 @@
 import CineGraph
 import CineMedia
 import CineNodes
+import CineTestSupport
 import CineViewfinder
 import Dispatch
 import Foundation
@@ -11,30 +12,10 @@ import Foundation
 #endif
 import Synchronization
 
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+let repoRoot = TestArtefacts.repoRoot
 
 /// Where screenshots and other artefacts go (.build is ignored by git).
-let artefactFolder: URL = {
-    let u = repoRoot.appendingPathComponent(".build/test-artifacts/viewfinder")
-    try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
-    return u
-}()
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
-/// Polls `condition` every 100 ms until it holds or `seconds` pass.
-func eventually(_ seconds: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-    throw TestFailure("timed out after \(seconds) s waiting for \(what)")
-}
+let artefactFolder = TestArtefacts.web
 
 /// A graph running on its own threads, with the viewfinder's URL once it listens.
 final class RunningGraph: Sendable {
@@ -145,39 +126,4 @@ final class RunningGraph: Sendable {
 
     /// Frames the viewfinder node has processed so far.
     var viewfinderFrames: Int { runner.summary().nodes.first { $0.kind == "viewfinder" }?.processed ?? 0 }
-}
-
-/// A minimal HTTP client for the control API.
-struct HTTP {
-    let base: URL
-    var token: String?
-
-    struct Reply {
-        var status: Int
-        var body: Data
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
-        var error: String { json["error"] as? String ?? "" }
-        var text: String { String(decoding: body, as: UTF8.self) }
-    }
-
-    func request(
-        _ method: String, _ path: String, body: Data? = nil, contentType: String? = "application/json",
-        headers: [String: String] = [:]
-    ) async throws -> Reply {
-        var r = URLRequest(url: URL(string: path, relativeTo: base)!)
-        r.httpMethod = method
-        r.timeoutInterval = 15
-        if let token { r.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let contentType, body != nil { r.setValue(contentType, forHTTPHeaderField: "Content-Type") }
-        for (k, v) in headers { r.setValue(v, forHTTPHeaderField: k) }
-        r.httpBody = body
-        let (data, response) = try await URLSession.shared.data(for: r)
-        return Reply(status: (response as! HTTPURLResponse).statusCode, body: data)
-    }
-
-    func get(_ path: String) async throws -> Reply { try await request("GET", path) }
-
-    func post(_ path: String, _ json: String) async throws -> Reply {
-        try await request("POST", path, body: Data(json.utf8))
-    }
 }

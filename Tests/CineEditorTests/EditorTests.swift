@@ -8,6 +8,7 @@ import CineGStreamer
 import CineGraph
 import CineMedia
 import CineNodes
+import CineTestSupport
 import CineVision
 import Foundation
 import Testing

@@ -11,9 +11,9 @@ import Foundation
 /// HTTP/1.1 over a blocking socket, one request per connection (Foundation's URLSession on
 /// Linux cannot read chromedriver's replies, whose `Content-Length:N` has no space: "Failed
 /// writing header").
-enum PlainHTTP {
+public enum PlainHTTP {
     /// Sends a request and returns the body (chunked transfer decoded); 30 s socket timeouts.
-    static func request(_ method: String, host: String, port: Int, path: String, body: Data?) throws -> Data {
+    public static func request(_ method: String, host: String, port: Int, path: String, body: Data?) throws -> Data {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed") }
         defer { close(fd) }
@@ -81,9 +81,9 @@ enum PlainHTTP {
 }
 
 /// A chromedriver process and one browser session; `quit()` ends both (also on deinit).
-final class WebDriver: @unchecked Sendable {
-    static let chromedriver = "/usr/bin/chromedriver"
-    static let chromium = "/usr/bin/chromium"
+public final class WebDriver: @unchecked Sendable {
+    public static let chromedriver = "/usr/bin/chromedriver"
+    public static let chromium = "/usr/bin/chromium"
 
     private let process = Process()
     private let base: URL
@@ -91,7 +91,7 @@ final class WebDriver: @unchecked Sendable {
     private let profile: URL
 
     /// Starts chromedriver on a free port and opens a headless browser `width`×`height`.
-    init(width: Int = 900, height: Int = 720) async throws {
+    public init(width: Int = 900, height: Int = 720) async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.chromedriver),
             FileManager.default.isExecutableFile(atPath: Self.chromium)
         else {
@@ -103,7 +103,7 @@ final class WebDriver: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: Self.chromedriver)
         process.arguments = [
             "--port=\(port)", "--allowed-ips=127.0.0.1",
-            "--log-path=\(artefactFolder.appendingPathComponent("chromedriver.log").path)",
+            "--log-path=\(TestArtefacts.web.appendingPathComponent("chromedriver.log").path)",
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -147,7 +147,7 @@ final class WebDriver: @unchecked Sendable {
     deinit { quit() }
 
     /// Ends the browser session and chromedriver (bounded: kills after 5 s).
-    func quit() {
+    public func quit() {
         if !session.isEmpty {
             let s = session
             session = ""
@@ -163,18 +163,18 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Opens `url`.
-    func open(_ url: URL) async throws { _ = try await sessionCall("POST", "/url", ["url": url.absoluteString]) }
+    public func open(_ url: URL) async throws { _ = try await sessionCall("POST", "/url", ["url": url.absoluteString]) }
 
     /// Runs `script` (a function body; `arguments` holds `args`) and returns its value; a
     /// returned promise is awaited.
     @discardableResult
-    func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
+    public func execute(_ script: String, _ args: [Any] = []) async throws -> Any? {
         let r = try await sessionCall("POST", "/execute/sync", ["script": script, "args": args], raw: true)
         return r["value"].flatMap { $0 is NSNull ? nil : $0 }
     }
 
     /// Presses the left button at viewport (x, y), holds it `milliseconds`, releases.
-    func press(x: Int, y: Int, milliseconds: Int) async throws {
+    public func press(x: Int, y: Int, milliseconds: Int) async throws {
         let actions: [String: Any] = [
             "actions": [
                 [
@@ -193,7 +193,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// Clicks the element matching a CSS selector.
-    func click(_ selector: String) async throws {
+    public func click(_ selector: String) async throws {
         let found = try await sessionCall("POST", "/element", ["using": "css selector", "value": selector], raw: true)
         guard let element = (found["value"] as? [String: Any])?.values.first as? String else {
             throw TestFailure("no element \(selector)")
@@ -203,12 +203,12 @@ final class WebDriver: @unchecked Sendable {
 
     /// Saves a PNG screenshot of the page as `name`.png in the artefact folder; returns its path.
     @discardableResult
-    func screenshot(_ name: String) async throws -> URL {
+    public func screenshot(_ name: String) async throws -> URL {
         let r = try await sessionCall("GET", "/screenshot", nil, raw: true)
         guard let text = r["value"] as? String, let png = Data(base64Encoded: text) else {
             throw TestFailure("no screenshot")
         }
-        let url = artefactFolder.appendingPathComponent("\(name).png")
+        let url = TestArtefacts.web.appendingPathComponent("\(name).png")
         try png.write(to: url)
         return url
     }
@@ -246,7 +246,7 @@ final class WebDriver: @unchecked Sendable {
     }
 
     /// A TCP port nobody listens on now (bound then released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed") }
         defer { close(fd) }
