@@ -18,7 +18,7 @@ RELEASE_FLAGS = $(BUILD_FLAGS) --static-swift-stdlib
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)
 RELEASE_BIN = $(BIN)
 
-.PHONY: setup release demo build check test validate examples plugin bench score docs sample soak clean
+.PHONY: setup release demo build check test validate examples plugin bench score docs sample soak clean install uninstall deb test-install
 
 setup:
 	@bash scripts/setup.sh
@@ -44,6 +44,7 @@ check: build
 validate: build
 	$(BIN)/cinegraph validate graphs/*.conf
 	python3 scripts/docs-tables.py $(BIN)/cinegraph --check
+	python3 scripts/lint-pages.py
 
 ## The embedding examples: a package that defines and runs a custom node, and a plugin.
 examples: build plugin
@@ -56,7 +57,7 @@ plugin: build
 
 ## Every test: graphs validate, examples build and run, then the whole suite (two shards at once,
 ## then the live suites alone; last, so its summary closes the output); docs/architecture.md, "Tests".
-test: build validate examples
+test: build validate examples test-install
 	BIN=$(BIN) scripts/run-tests.sh --tier all
 
 bench: setup
@@ -89,3 +90,24 @@ sample: release
 
 clean:
 	rm -rf .build out Examples/CustomNode/.build
+
+## Installs like a Linux tool (docs/install.md): the release binary, models and LiteRT, example
+## graphs, man pages, completions, licences, the virtual webcam's systemd user unit, under
+## $(DESTDIR)$(PREFIX); `make uninstall` removes exactly that (its install-manifest).
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+install: release
+	bash scripts/install.sh $(RELEASE_BIN) $(PREFIX) $(DESTDIR)
+
+uninstall:
+	bash scripts/install.sh --uninstall $(PREFIX) $(DESTDIR)
+
+## The Debian 12 package out/cinegraph_<version>_amd64.deb (dpkg-deb; lintian; a dpkg -i check).
+deb: release
+	bash scripts/make-deb.sh $(RELEASE_BIN) out
+
+## Installs into a temporary prefix and runs the installed tool from an empty folder (the test
+## build's binary: `make release` would compile everything again for the static runtime).
+test-install: build
+	bash scripts/test-install.sh $(BIN)

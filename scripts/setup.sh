@@ -13,6 +13,9 @@ PKGS=(
   ffmpeg
   xvfb gstreamer1.0-x
   chromium chromium-driver   # the web viewfinder's tests drive headless Chromium
+  eslint   # scripts/lint-pages.py lints the pages' JavaScript
+  man-db                     # make test-install renders the installed man pages (man -l)
+  lintian patchelf           # make deb: checks the package; removes the toolchain's RUNPATH
 )
 missing=()
 for p in "${PKGS[@]}"; do

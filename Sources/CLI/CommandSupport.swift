@@ -43,3 +43,31 @@ extension BokehNode.Quality: ExpressibleByArgument {}
 extension StabilizerMode: ExpressibleByArgument {}
 extension StereoSafety: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Where a graph named on the command line is: the path as given when it exists; else, for a
+/// bare name (`viewfinder`, `webcam.conf`), the example graphs of a checkout (`graphs/`) or of
+/// an installed cinegraph (`<prefix>/share/cinegraph/graphs`, beside `<prefix>/bin/cinegraph`).
+enum GraphFiles {
+    /// The folder of example graphs that ships with this binary, when there is one.
+    static var installed: String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        let dir = URL(fileURLWithPath: exe).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/cinegraph/graphs").path
+        return FileManager.default.fileExists(atPath: dir) ? dir : nil
+    }
+
+    static func resolve(_ path: String) -> String {
+        if FileManager.default.fileExists(atPath: path) || path.contains("/") { return path }
+        let name = path.hasSuffix(".conf") ? path : path + ".conf"
+        for dir in ["graphs", installed].compactMap({ $0 }) where FileManager.default.fileExists(atPath: dir + "/" + name) {
+            return dir + "/" + name
+        }
+        return path
+    }
+
+    /// How to name an example graph in a hint: `graphs/NAME.conf` in a checkout, else its installed path.
+    static func hint(_ name: String) -> String {
+        if FileManager.default.fileExists(atPath: "graphs/\(name).conf") { return "graphs/\(name).conf" }
+        return installed.map { "\($0)/\(name).conf" } ?? "graphs/\(name).conf"
+    }
+}

@@ -93,7 +93,7 @@ struct DemoCommand: ParsableCommand {
               \(sheet)    contact sheet: frames across the take, the focus target in yellow
 
             Next:
-              cinegraph run graphs/viewfinder.conf                 the live viewfinder: http://127.0.0.1:8080/, tap to focus
+              cinegraph run \(GraphFiles.hint("viewfinder"))                 the live viewfinder: http://127.0.0.1:8080/, tap to focus
               cinegraph script \(asset) list    every subject and decision; then `add --time 4 --id N --strong`
               cinegraph render \(asset) -o \(base)-f8.mp4 --aperture 8    render again, deeper focus
             """)

@@ -47,7 +47,7 @@ struct RunCommand: ParsableCommand {
         let registry = NodeRegistry.standard().withViewfinder()
         let g: Graph
         do {
-            g = try Graph.load(contentsOf: graph, registry: registry, overrides: overrides, preflight: true)
+            g = try Graph.load(contentsOf: GraphFiles.resolve(graph), registry: registry, overrides: overrides, preflight: true)
         } catch {
             printError("\(error)")
             throw ExitCode(1)

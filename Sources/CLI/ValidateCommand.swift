@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
         var failed = 0
         for path in graphs {
             do {
-                let g = try Graph.load(contentsOf: path, registry: NodeRegistry.standard().withViewfinder(), overrides: overrides, preflight: preflight)
+                let g = try Graph.load(contentsOf: GraphFiles.resolve(path), registry: NodeRegistry.standard().withViewfinder(), overrides: overrides, preflight: preflight)
                 print("ok: \(path) (\(g.nodes.count) nodes: \(g.nodes.map(\.name).joined(separator: ", ")))")
             } catch {
                 failed += 1

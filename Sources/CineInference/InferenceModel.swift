@@ -106,7 +106,8 @@ public final class InferenceModel: @unchecked Sendable {
         try check(lib.createOpaqueOptions("xnnpack", strdup("num_threads = \(max(1, threads))\n"), { free($0) }, &opaque),
                   "XNNPACK options")
         try check(lib.addOpaqueOptions(compileOptions, opaque), "XNNPACK options")
-        try check(lib.createCompiledModel(r.environment, r.model, compileOptions, &r.compiled), "compiling")
+        try check(
+            LibraryChatter.quieted { lib.createCompiledModel(r.environment, r.model, compileOptions, &r.compiled) }, "compiling")
         // One 64-byte aligned host buffer per tensor, wrapped without copying.
         for t in types {
             var requirements: LiteRtHandle?
