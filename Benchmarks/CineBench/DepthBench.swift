@@ -1,7 +1,10 @@
 // CineBench depth: the depth a render trusts, judged against the truth — the synthetic camera's
-// takes rendered from the stereo matcher's map, from that map refined with the person matte
-// (PersonDepthRefiner), and from the exact disparity; PSNR of each render against the exact one
-// over the whole frame and within 12 px of the true depth edges, and the refinement's cost.
+// takes rendered from the stereo matcher's map (at its processing resolution, and upsampled to the
+// frame edge-aware), from that map refined with the person matte (PersonDepthRefiner), from the
+// exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
+// do), and from the exact disparity; PSNR of each render against the exact one over the whole frame
+// and within 12 px of the true depth edges, and the refinement's cost. `DEPTH_DUMP=folder` writes
+// seed 1's frame 160 as pictures (frame, maps, renders, their difference).
 import CineInference
 import CineMedia
 import CineTestSupport
@@ -13,12 +16,17 @@ func runDepthBench() throws {
     print("\ndepth the render trusts — renders from our map vs the render from the exact disparity (720p, f/2.8, focus on the nearest subject)")
     let w = 1280, h = 720
     let matcher = try StereoMatcher()
+    let edgeAware = try StereoMatcher(.init(upsampling: .edgeAware))
     let personMatte = try PersonMatte()
+    let dump = ProcessInfo.processInfo.environment["DEPTH_DUMP"]
     var costs: [Double] = []
     for seed: UInt64 in [1, 2, 3] {
         let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: seed))
         var refiner = PersonDepthRefiner()
-        var raw: [DepthRenderComparison] = [], refined: [DepthRenderComparison] = []
+        var rows: [(String, [DepthRenderComparison])] = [
+            ("matcher (320×180)", []), ("matcher, edge-aware to 1280×720", []), ("matcher + person refinement", []),
+            ("exact disparity averaged to 320×180", []),
+        ]
         for frame in stride(from: 120, to: 240, by: 20) {
             let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
             let truth = Image(width: w, height: h, format: .float32)
@@ -29,10 +37,14 @@ func runDepthBench() throws {
             let better = refiner.refine(map, matte: matte)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             let exact = DisparityMap(values: truth, referenceWidth: w, referenceHeight: h)
-            raw.append(try DepthRenderComparison(frame: left, truth: exact, map: map))
-            refined.append(try DepthRenderComparison(frame: left, truth: exact, map: better))
+            let maps = [
+                map, try edgeAware.match(left: left, right: right), better,
+                DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h),
+            ]
+            for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
+            if let dump, seed == 1, frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
         }
-        for (name, all) in [("matcher", raw), ("matcher + person refinement", refined)] {
+        for (name, all) in rows {
             let m = DepthRenderComparison.mean(all)
             report("seed \(seed) \(name): whole frame / depth edges PSNR",
                    String(format: "%.1f dB / %.1f dB, %.1f %% of edge pixels off by > 10 levels", m.wholePSNR, m.edgePSNR, 100 * m.edgeOffShare))
@@ -40,4 +52,60 @@ func runDepthBench() throws {
     }
     costs.sort()
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms, one core", costs[costs.count / 2]))
+}
+
+/// The mean of each `factor`×`factor` block's finite values (infinity where none is).
+private func boxAverage(_ values: Image, factor f: Int) -> Image {
+    let out = Image(width: values.width / f, height: values.height / f, format: .float32)
+    for y in 0..<out.height {
+        let d = out.plane(0).row(y, as: Float.self)
+        for x in 0..<out.width {
+            var sum: Float = 0, n: Float = 0
+            for yy in y * f..<(y + 1) * f {
+                let s = values.plane(0).row(yy, as: Float.self)
+                for xx in x * f..<(x + 1) * f where s[xx].isFinite { sum += s[xx]; n += 1 }
+            }
+            d[x] = n > 0 ? sum / n : .infinity
+        }
+    }
+    return out
+}
+
+/// Writes the frame's luma, each map (grey, near = bright) and the renders' luma difference
+/// (×8) as PGM files in `folder`.
+private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap]) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    func pgm(_ name: String, _ w: Int, _ h: Int, _ pixel: (Int, Int) -> UInt8) throws {
+        var data = Data("P5\n\(w) \(h)\n255\n".utf8)
+        for y in 0..<h { for x in 0..<w { data.append(pixel(x, y)) } }
+        try data.write(to: URL(fileURLWithPath: "\(folder)/\(name).pgm"))
+    }
+    try pgm("frame", frame.width, frame.height) { x, y in frame.plane(0).row(y, as: UInt8.self)[x] }
+    for (k, m) in ([exact] + maps).enumerated() {
+        let v = m.values
+        try pgm("map\(k)", frame.width, frame.height) { x, y in
+            let d = v.plane(0).row(y * v.height / frame.height, as: Float.self)[x * v.width / frame.width]
+            return d.isFinite ? UInt8(max(0, min(255, d * 2))) : 0
+        }
+    }
+    // Focus on the nearest subject, as the comparison does (the 95th percentile of the truth).
+    var finite: [Float] = []
+    for y in stride(from: 0, to: exact.values.height, by: 4) {
+        let r = exact.values.plane(0).row(y, as: Float.self)
+        for x in stride(from: 0, to: exact.values.width, by: 4) where r[x].isFinite { finite.append(r[x]) }
+    }
+    finite.sort()
+    let focus = Double(finite[finite.count * 95 / 100])
+    let renders = try ([exact] + maps).map { m in
+        try BokehRenderer().render(frame, disparity: m, focusDisparity: focus, fNumber: 2.8)
+    }
+    for (k, r) in renders.enumerated() {
+        try pgm("render\(k)", frame.width, frame.height) { x, y in r.plane(0).row(y, as: UInt8.self)[x] }
+    }
+    for k in 1..<renders.count {
+        try pgm("diff\(k)", frame.width, frame.height) { x, y in
+            let a = Int(renders[0].plane(0).row(y, as: UInt8.self)[x]), b = Int(renders[k].plane(0).row(y, as: UInt8.self)[x])
+            return UInt8(min(255, abs(a - b) * 8))
+        }
+    }
 }

@@ -132,14 +132,15 @@ struct DetectCommand: ParsableCommand {
                 } catch let e as InferenceError {
                     throw ToolError("\(path): \(e.description)")
                 }
-                for f in detected where f.score >= faceScore {
-                    var mesh: FaceMeshResult?
-                    if let landmarker {
-                        do { mesh = try landmarker.mesh(of: f, in: color) } catch let e as InferenceError {
-                            throw ToolError("\(path): \(e.description)")
-                        }
-                        if mesh!.presence < facePresence { continue }
-                    }
+                // The same check the detector node makes: the landmark model confirms each face.
+                let checked: [(face: BlazeFaceDetection, mesh: FaceMeshResult?)]
+                do {
+                    checked = try landmarker?.confirmed(detected, in: color, minScore: faceScore, minPresence: facePresence)
+                        .map { ($0.face, $0.mesh) } ?? detected.filter { $0.score >= faceScore }.map { ($0, nil) }
+                } catch let e as InferenceError {
+                    throw ToolError("\(path): \(e.description)")
+                }
+                for (f, mesh) in checked {
                     let b = f.bounds
                     let x = Int((b.x * Double(color.width)).rounded()), y = Int((b.y * Double(color.height)).rounded())
                     let w = Int((b.width * Double(color.width)).rounded()), h = Int((b.height * Double(color.height)).rounded())

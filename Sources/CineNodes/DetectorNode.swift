@@ -171,13 +171,11 @@ public struct DetectorNode: Node {
                 }
             }
             if let faces {
-                for f in try faces.detect(image, tiles: faceTiles) where f.score >= faceScore {
-                    var facing = f.facing
-                    if let landmarker {
-                        let mesh = try landmarker.mesh(of: f, in: image)
-                        if mesh.presence < facePresence { continue }
-                        facing = mesh.pose.facing
-                    }
+                let detected = try faces.detect(image, tiles: faceTiles)
+                let checked: [(face: BlazeFaceDetection, facing: Facing)] =
+                    try landmarker?.confirmed(detected, in: image, minScore: faceScore, minPresence: facePresence)
+                    .map { ($0.face, $0.mesh.pose.facing) } ?? detected.filter { $0.score >= faceScore }.map { ($0, $0.facing) }
+                for (f, facing) in checked {
                     pendingLearned.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing))
                 }
             }

@@ -224,6 +224,7 @@ final class BokehWorkspace: @unchecked Sendable {
     /// blur layers through a block that straddles its outline. Coarser maps give one CoC per
     /// block (the map has nothing finer to say).
     func downsample(_ image: Image, map: MapView, _ p: Parameters) {
+        // The pixel layout's kernel, chosen once for the frame.
         let rgba = image.format == .rgba8
         let yP = image.plane(0), uP = rgba ? yP : image.plane(1), vP = rgba ? yP : image.plane(2)
         let W = self.W, H = self.H, s = self.s, w = self.w
@@ -245,11 +246,6 @@ final class BokehWorkspace: @unchecked Sendable {
                 lumaTable[code] = SIMD2(l, l * gain)
                 channelTable[code] = BokehColorSpace.decode(Float(code) / 255, decode)
             }
-            /// Linear, highlight-boosted colour of an RGBA pixel.
-            @inline(__always) func linearRGBA(_ q: UnsafePointer<UInt8>) -> SIMD3<Float> {
-                let c = SIMD3(channelTable[Int(q[0])], channelTable[Int(q[1])], channelTable[Int(q[2])])
-                return p.boost > 0 ? c * BokehColorSpace.highlightGain(c, boost: p.boost) : c
-            }
             // Cost per working pixel: s² luma + s²/2 chroma bytes read (RGBA: 4·s² bytes and 3·s²
             // table lookups), s² table lookups, ~40 flops, 4 table lookups; with a full-resolution
             // map also s² map reads and ~6 flops per pixel, and a weighted second pass over the
@@ -257,8 +253,7 @@ final class BokehWorkspace: @unchecked Sendable {
             parallelRows(h) { band, lo, hi in
                 let pixW = pixelScratch + band * s * s
                 for j in lo..<hi {
-                    let y0 = j * s, y1 = min(y0 + s, H)
-                    let cy0 = y0 / 2, cy1 = max(cy0 + 1, (y1 + 1) / 2)
+                    let y0 = j * s
                     let (mj0, mj1, mfy) = map.width >= w && map.height >= h
                         ? { () -> (Int, Int, Float) in
                             let row = min(Int((Double(j) + 0.5) * Double(s) * Double(map.height) / Double(H)), map.height - 1)
@@ -267,162 +262,31 @@ final class BokehWorkspace: @unchecked Sendable {
                         : mapRows(Double(j * s) + Double(s) * 0.5 - 0.5, map)
                     let m0 = map.row(mj0), m1 = map.row(mj1)
                     for i in 0..<w {
-                        let x0 = i * s, x1 = min(x0 + s, W)
-                        let bw = x1 - x0, nPixels = Float((y1 - y0) * bw)
+                        let b = Block(x0: i * s, x1: min(i * s + s, W), y0: y0, y1: min(y0 + s, H))
                         let o = j * w + i
                         // The block's CoC and blurred share: per pixel with a full-resolution map.
-                        var c: Float, blurred: Float, mixed = false
-                        // A block wholly blurred or wholly sharp needs no per-pixel weights: the
-                        // extremes of its disparities decide (one streaming pass over s² floats).
-                        var uniform = false
-                        if perPixel {
-                            var lo = Float.infinity, hi = -Float.infinity, sum: Float = 0
-                            for y in y0..<y1 {
-                                let m = map.row(y)
-                                for x in x0..<x1 {
-                                    lo = min(lo, m[x])
-                                    hi = max(hi, m[x])
-                                    sum += m[x]
-                                }
-                            }
-                            let c0 = p.k * (lo - p.focus), c1 = p.k * (hi - p.focus)
-                            let near = min(abs(c0), abs(c1)), far = max(abs(c0), abs(c1))
-                            let straddles = (c0 < 0) != (c1 < 0)
-                            if !straddles && near >= p.sharpTo || far <= p.sharpFrom {
-                                uniform = true
-                                c = min(max(p.k * (sum / nPixels - p.focus), -p.maxRadius), p.maxRadius)
-                                blurred = far <= p.sharpFrom ? 0 : 1
-                            } else {
-                                c = 0
-                                blurred = 0
-                            }
-                        } else {
-                            c = 0
-                            blurred = 0
-                        }
-                        if perPixel && !uniform {
-                            var sumW: Float = 0, sumWC: Float = 0, first: Float = -1
-                            for y in y0..<y1 {
-                                let m = map.row(y)
-                                for x in x0..<x1 {
-                                    let cp = min(max(p.k * (m[x] - p.focus), -p.maxRadius), p.maxRadius)
-                                    let wb = 1 - min(max((p.sharpTo - abs(cp)) * sharpInv, 0), 1)
-                                    pixW[(y - y0) * bw + x - x0] = wb
-                                    if first < 0 { first = wb } else if wb != first { mixed = true }
-                                    sumW += wb
-                                    sumWC += wb * cp
-                                }
-                            }
-                            blurred = sumW / nPixels
-                            c = sumW > 0 ? sumWC / sumW : p.k * (m0[Int(mx0[i])] - p.focus)
-                        } else if !perPixel {
-                            // CoC from the disparity at the block centre (bilinear in the map).
-                            let a = Int(mx0[i]), fx = mfx[i]
-                            let b = min(a + 1, map.width - 1)
-                            let top = m0[a] + fx * (m0[b] - m0[a]), bottom = m1[a] + fx * (m1[b] - m1[a])
-                            c = min(max(p.k * (top + mfy * (bottom - top) - p.focus), -p.maxRadius), p.maxRadius)
-                            blurred = 1 - min(max((p.sharpTo - abs(c)) * sharpInv, 0), 1)
-                        }
-                        var lin: SIMD3<Float>
-                        if rgba {
-                            var sum = SIMD3<Float>.zero, sumL = 0, wsum: Float = 0
-                            for y in y0..<y1 {
-                                let row = yP.row(y, as: UInt8.self)
-                                for x in x0..<x1 {
-                                    let q = row + 4 &* x
-                                    sumL &+= Self.luma(rgba: q)
-                                    let wb = mixed ? pixW[(y - y0) * bw + x - x0] : 1
-                                    sum += linearRGBA(q) * wb
-                                    wsum += wb
-                                }
-                            }
-                            workLumaBase[o] = Float(sumL) / nPixels
-                            lin = wsum > 0 ? sum / wsum : .zero
-                        } else if !mixed {
-                            var sumY = 0
-                            var sumLinear = SIMD2<Float>.zero
-                            let cx0 = x0 / 2, cx1 = max(cx0 + 1, (x1 + 1) / 2)
-                            var sumU = 0, sumV = 0
-                            if s == 4 && x1 - x0 == 4 && y1 - y0 == 4 {
-                                // The common case, unrolled: a 4×4 luma block and 2×2 chroma blocks.
-                                for r in 0..<4 {
-                                    let q = yP.row(y0 &+ r, as: UInt8.self) + x0
-                                    let a = Int(q[0]), b = Int(q[1]), c = Int(q[2]), d = Int(q[3])
-                                    sumY &+= a &+ b &+ c &+ d
-                                    sumLinear += (lumaTable[a] + lumaTable[b]) + (lumaTable[c] + lumaTable[d])
-                                }
-                                for r in 0..<2 {
-                                    let qu = uP.row(cy0 &+ r, as: UInt8.self) + cx0, qv = vP.row(cy0 &+ r, as: UInt8.self) + cx0
-                                    sumU &+= Int(qu[0]) &+ Int(qu[1])
-                                    sumV &+= Int(qv[0]) &+ Int(qv[1])
-                                }
-                            } else {
-                                for y in y0..<y1 {
-                                    let row = yP.row(y, as: UInt8.self)
-                                    for x in x0..<x1 {
-                                        sumY += Int(row[x])
-                                        sumLinear += lumaTable[Int(row[x])]
-                                    }
-                                }
-                                for y in cy0..<cy1 {
-                                    let ru = uP.row(y, as: UInt8.self), rv = vP.row(y, as: UInt8.self)
-                                    for x in cx0..<cx1 {
-                                        sumU += Int(ru[x])
-                                        sumV += Int(rv[x])
-                                    }
-                                }
-                            }
-                            let nC = Float((cy1 - cy0) * (cx1 - cx0))
-                            workLumaBase[o] = Float(sumY) / nPixels
-                            lin = Self.linearBlock(y: Float(sumY) / nPixels, u: Float(sumU) / nC, v: Float(sumV) / nC,
-                                                   linearLuma: sumLinear.y / nPixels, decode)
-                        } else {
-                            // A depth edge inside the block: each pixel (and the chroma sample under
-                            // it) counts by how much of it is blurred.
-                            var sumY = 0
-                            var wY: Float = 0, wU: Float = 0, wV: Float = 0, wL: Float = 0, wsum: Float = 0
-                            for y in y0..<y1 {
-                                let row = yP.row(y, as: UInt8.self)
-                                let ru = uP.row(y / 2, as: UInt8.self), rv = vP.row(y / 2, as: UInt8.self)
-                                for x in x0..<x1 {
-                                    let wb = pixW[(y - y0) * bw + x - x0]
-                                    let v = Int(row[x])
-                                    sumY &+= v
-                                    wY += wb * Float(v)
-                                    wL += wb * lumaTable[v].y
-                                    wU += wb * Float(ru[x / 2])
-                                    wV += wb * Float(rv[x / 2])
-                                    wsum += wb
-                                }
-                            }
-                            workLumaBase[o] = Float(sumY) / nPixels
-                            lin = wsum > 0
-                                ? Self.linearBlock(y: wY / wsum, u: wU / wsum, v: wV / wsum, linearLuma: wL / wsum, decode)
-                                : .zero
-                        }
-                        color[o] = SIMD4(lin.x, lin.y, lin.z, 1)
+                        let coc = perPixel
+                            ? Self.perPixelCoC(b, map, p, sharpInv: sharpInv, weights: pixW, fallback: m0[Int(mx0[i])])
+                            : Self.centreCoC(m0, m1, a: Int(mx0[i]), fx: mfx[i], fy: mfy, mapWidth: map.width, p, sharpInv: sharpInv)
+                        let mean =
+                            rgba
+                            ? Self.averageRGBA(
+                                yP, b, weights: coc.mixed ? UnsafePointer(pixW) : nil, channelTable: channelTable, boost: p.boost)
+                            : coc.mixed
+                                ? Self.averageI420Weighted(yP, uP, vP, b, weights: pixW, lumaTable: lumaTable, decode)
+                                : Self.averageI420(yP, uP, vP, b, lumaTable: lumaTable, decode)
+                        workLumaBase[o] = mean.luma
+                        color[o] = SIMD4(mean.linear.x, mean.linear.y, mean.linear.z, 1)
                         // Blurred share split between the two nearest layers (0 = farthest).
-                        let t = min(max(c / Float(s) / step + Float(kl), 0), Float(nLayers - 1))
+                        let t = min(max(coc.coc / Float(s) / step + Float(kl), 0), Float(nLayers - 1))
                         let k0 = min(Int(t), nLayers - 1)
                         let f = k0 == nLayers - 1 ? 0 : t - Float(k0)
                         index[o] = Int32(k0)
-                        weights[o] = SIMD2(1 - f, f) * blurred
+                        weights[o] = SIMD2(1 - f, f) * coc.blurred
                     }
                 }
             }
         }
-    }
-
-    /// Linear RGB of a block averaged in gamma Y'CbCr, rescaled so that its luminance is the
-    /// mean of its pixels' linear (highlight-boosted) luminances, `linearLuma`.
-    @inline(__always)
-    private static func linearBlock(y: Float, u: Float, v: Float, linearLuma: Float, _ decode: UnsafePointer<Float>) -> SIMD3<Float> {
-        let g = BokehColorSpace.rgb(y: y, u: u, v: v)
-        var lin = SIMD3(BokehColorSpace.decode(g.x, decode), BokehColorSpace.decode(g.y, decode),
-                        BokehColorSpace.decode(g.z, decode))
-        let averaged = BokehColorSpace.decode((y - 16) / 219, decode)
-        if averaged > 1e-4 { lin *= min(linearLuma / averaged, 16) }
-        return lin
     }
 
     // MARK: - Pass 2: blur layers

@@ -41,4 +41,18 @@ public final class FaceLandmarker: @unchecked Sendable {
         try model.run()
         return FaceMesh.decode(landmarks: model.output(pointsIndex), presence: model.output(presenceIndex)[0], crop: crop)
     }
+
+    /// The detected faces (at or above `minScore`) that the landmark model confirms — presence at
+    /// or above `minPresence` — each with its mesh: what `cinegraph detect` reports and what the
+    /// detector node tracks. A box the model does not see a face in is dropped.
+    public func confirmed(
+        _ detected: [BlazeFaceDetection], in image: Image, minScore: Double, minPresence: Double
+    ) throws -> [(face: BlazeFaceDetection, mesh: FaceMeshResult)] {
+        var out: [(face: BlazeFaceDetection, mesh: FaceMeshResult)] = []
+        for f in detected where f.score >= minScore {
+            let m = try mesh(of: f, in: image)
+            if m.presence >= minPresence { out.append((f, m)) }
+        }
+        return out
+    }
 }
