@@ -42,7 +42,7 @@ func runDepthBench() throws {
                 DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h),
             ]
             for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
-            if let dump, seed == 1, frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
+            if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
         }
         for (name, all) in rows {
             let m = DepthRenderComparison.mean(all)

@@ -98,6 +98,54 @@ import Testing
         }
     }
 
+    /// A person drawn as a head (columns 34..<46, rows 4..<14) over a torso (columns 24..<56,
+    /// rows 14..<48) on an 80×48 map; the head at `head`, the torso's matches at `torso`.
+    private func headAndTorso(head: Float, torso: Float, besideAt other: Float? = nil) -> (DisparityMap, Image) {
+        let w = 80, h = 48
+        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let isHead = (34..<46).contains(x) && (4..<14).contains(y), isTorso = (24..<56).contains(x) && y >= 14
+                // A second, shorter person touching the first on its right (head at rows 20..<28).
+                let isOther = other != nil && ((62..<70).contains(x) && (20..<28).contains(y) || (56..<76).contains(x) && y >= 28)
+                row[x] = isHead ? head : isTorso ? torso : isOther ? other! : 5
+                m[x] = isHead || isTorso || isOther ? 255 : 0
+            }
+        }
+        return (DisparityMap(values: values, referenceWidth: 640, referenceHeight: 384), matte)
+    }
+
+    /// A knit matched one period off puts a torso 10 px behind its head: it takes the head's depth.
+    @Test func aTorsoMatchedBehindItsHeadTakesTheHeadsDepth() {
+        let (map, matte) = headAndTorso(head: 50, torso: 39.5)
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte)
+        for y in [20, 30, 44] { #expect(abs(value(out, 40, y) - 50) < 0.5, "row \(y): \(value(out, 40, y))") }
+        #expect(abs(value(out, 40, 8) - 50) < 0.5)
+    }
+
+    /// A torso a little behind the head (within 8 %) or in front of it (leaning in) keeps its own depth.
+    @Test func aTorsoNearItsHeadOrInFrontKeepsItsDepth() {
+        for torso: Float in [47, 58] {
+            let (map, matte) = headAndTorso(head: 50, torso: torso)
+            var refiner = PersonDepthRefiner()
+            let out = refiner.refine(map, matte: matte)
+            #expect(abs(value(out, 40, 30) - torso) < 0.5, "torso \(torso): \(value(out, 40, 30))")
+        }
+    }
+
+    /// Two people touching under one matte region, each with a head: parted between their heads,
+    /// each keeps their own depth — the one behind is not taken for the first one's torso.
+    @Test func aPersonBesideAnotherIsPartedAtTheShouldersAndKeepsTheirDepth() {
+        let (map, matte) = headAndTorso(head: 50, torso: 50, besideAt: 30)
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte)
+        #expect(abs(value(out, 40, 30) - 50) < 0.5 && abs(value(out, 66, 40) - 30) < 0.5,
+                "\(value(out, 40, 30)), \(value(out, 66, 40))")
+        #expect(abs(value(out, 66, 24) - 30) < 0.5)
+    }
+
     @Test func aStillSampleStopsShimmeringAndAMovingOneFollows() {
         let w = 8, h = 4
         var refiner = PersonDepthRefiner()

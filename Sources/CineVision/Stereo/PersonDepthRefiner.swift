@@ -3,6 +3,7 @@
 // confident matches inside it, its outline is the matte's, the background the matcher fattened
 // into the person's depth is given back to the background, and what stands still stops shimmering.
 import CineMedia
+import Foundation
 
 /// Refines a disparity map with a person matte, at the map's resolution.
 ///
@@ -51,6 +52,9 @@ public struct PersonDepthRefiner: Sendable {
         /// A background sample within this many pixels of disparity of the person's surface
         /// (and nearer than the background beyond it) is fattening.
         public var fatteningTolerance: Float = 1.5
+        /// How far (a share of the head's disparity) a torso may lie behind the head above it
+        /// before it counts as a repeat matched one period off (see `refine`).
+        public var headAnchor: Float = 0.08
         /// How much of the last frame's value a still sample keeps (0 = no temporal filtering).
         public var temporal: Float = 0.7
         /// A sample that moved by less than this (full-resolution pixels) is still.
@@ -106,15 +110,30 @@ public struct PersonDepthRefiner: Sendable {
         let regions = label(width: w, height: h)
         surfaces = []
         var fitted = [Bool](repeating: false, count: n)
-        for region in regions {
+        for region in regions.flatMap({ split($0, width: w) }) {
             let samples = collect(region: region, d: d, confidence: map.confidence, width: w)
             guard samples.count >= max(12, region.count / 20) else { continue }
-            // One surface, or two when a region holds two people at different depths (people
-            // touching under one matte region): the second fitted to what the first leaves out.
+            // One surface, or more when a region holds people at different depths (people
+            // touching under one matte region, a torso matched apart from its head): each next one
+            // fitted to what the ones before leave out, up to three.
             guard let first = fit(samples) else { continue }
-            let outliers = samples.filter { abs($0.d - first.disparity($0.x, $0.y)) > 3 * settings.huber }
             var found = [first]
-            if outliers.count >= max(12, samples.count * 3 / 20), let second = fit(outliers) { found.append(second) }
+            while found.count < 3 {
+                let left = samples.filter { p in found.allSatisfy { abs(p.d - $0.disparity(p.x, p.y)) > 3 * settings.huber } }
+                guard left.count >= max(12, samples.count / 12), let next = fit(left) else { break }
+                found.append(next)
+            }
+            var anchored: Set<Int> = []
+            if found.count >= 2 {
+                // Each surface's own samples: the ones nearest to it, and close.
+                let own = found.indices.map { k in
+                    samples.filter { p in
+                        let e = abs(p.d - found[k].disparity(p.x, p.y))
+                        return e <= 2 * settings.huber && found.indices.allSatisfy { abs(p.d - found[$0].disparity(p.x, p.y)) >= e }
+                    }
+                }
+                (found, anchored) = anchoredToTheHead(found, samples: own, height: region.maxY - region.minY + 1)
+            }
             let choice = assign(region: region, samples: samples, surfaces: found, width: w)
             // A surface most of its own samples disagree with explains nothing: keep the match.
             var agree = [Int](repeating: 0, count: found.count), owned = [Int](repeating: 0, count: found.count)
@@ -123,7 +142,8 @@ public struct PersonDepthRefiner: Sendable {
                 owned[k] += 1
                 if abs(sample.d - found[k].disparity(sample.x, sample.y)) <= 2 * settings.huber { agree[k] += 1 }
             }
-            let trusted = found.indices.map { agree[$0] * 2 >= owned[$0] && owned[$0] > 0 }
+            // (A torso anchored to its head disagrees with its own matches by design.)
+            let trusted = found.indices.map { anchored.contains($0) || agree[$0] * 2 >= owned[$0] && owned[$0] > 0 }
             let bw = region.maxX - region.minX + 1
             for y in region.minY...region.maxY {
                 for x in region.minX...region.maxX where labels[y * w + x] == region.label {
@@ -151,6 +171,83 @@ public struct PersonDepthRefiner: Sendable {
     }
 
     // MARK: - Steps
+
+    /// A region split into one column range per person when people touch under one matte
+    /// region: each head is a peak of the region's top outline (the highest person sample of each
+    /// column), and two heads are parted at the lowest point of the outline between them when it
+    /// dips below the lower head by more than a head's height (the gap between two people's
+    /// shoulders; a person's own shoulders dip on one side of their head only).
+    func split(_ region: Region, width w: Int) -> [Region] {
+        let span = region.maxX - region.minX + 1
+        var top = [Int](repeating: Int.max, count: span)
+        for y in region.minY...region.maxY {
+            for x in region.minX...region.maxX where top[x - region.minX] == Int.max && labels[y * w + x] == region.label {
+                top[x - region.minX] = y
+            }
+        }
+        let radius = max(2, span / 16), dip = max(4, (region.maxY - region.minY + 1) / 8)
+        // Head peaks: the highest column within `radius` on each side (the first of a flat run).
+        var peaks: [Int] = []
+        for x in 0..<span where top[x] != Int.max {
+            let window = max(0, x - radius)...min(span - 1, x + radius)
+            if window.allSatisfy({ top[$0] > top[x] || ($0 >= x && top[$0] >= top[x]) || ($0 < x && top[$0] > top[x]) }) {
+                peaks.append(x)
+            }
+        }
+        guard peaks.count >= 2 else { return [region] }
+        var cuts: [Int] = []
+        for (a, b) in zip(peaks, peaks.dropFirst()) {
+            guard let valley = (a...b).max(by: { top[$0] < top[$1] }) else { continue }
+            if top[valley] == Int.max || top[valley] - max(top[a], top[b]) > dip { cuts.append(valley) }
+        }
+        guard !cuts.isEmpty else { return [region] }
+        var out: [Region] = [], start = 0
+        for c in cuts + [span] {
+            var r = region
+            r.minX = region.minX + start
+            r.maxX = region.minX + min(c, span - 1)
+            if r.maxX >= r.minX { out.append(r) }
+            start = c + 1
+        }
+        return out
+    }
+
+    /// Surfaces in one person region where one reaches highest — a head — and another below it
+    /// lies further away than the head by more than ``Settings/headAnchor`` of its disparity: no
+    /// upright person's torso stands that far behind their head, but a knit or a stripe matched
+    /// one period off puts it there (the matcher cannot tell repeats apart; a face has none). Such
+    /// a torso takes the head's plane. The head is the top surface's samples above where the
+    /// lower one begins, and must stand over it (the head's middle inside the torso's width): a
+    /// person beside them keeps their own surface, and so does a torso nearer than the head
+    /// (leaning in, a raised arm). `samples` holds each surface's own samples; `height` is the
+    /// region's, in samples. Returns the surfaces and the indices re-anchored.
+    private func anchoredToTheHead(_ found: [Surface], samples: [[Sample]], height: Int) -> ([Surface], Set<Int>) {
+        func percentile(_ v: [Int], _ p: Int) -> Int { let s = v.sorted(); return s[(s.count - 1) * p / 100] }
+        let usable = found.indices.filter { samples[$0].count >= 12 }
+        guard usable.count >= 2 else { return (found, []) }
+        let tops = found.indices.map { samples[$0].count >= 12 ? percentile(samples[$0].map(\.y), 10) : Int.max }
+        var out = found, anchored: Set<Int> = []
+        for lower in usable {
+            let xs = samples[lower].map(\.x)
+            let (left, right) = (percentile(xs, 10), percentile(xs, 90))
+            // Its head: the highest other surface that begins well above it and stands over it.
+            var head: (index: Int, samples: [Sample])?
+            for upper in usable where upper != lower && tops[lower] - tops[upper] > height / 5 {
+                let part = samples[upper].filter { $0.y < (tops[upper] + tops[lower]) / 2 }
+                guard part.count >= 12 else { continue }
+                let middle = percentile(part.map(\.x), 50)
+                guard middle >= left, middle <= right else { continue }
+                if head == nil || tops[upper] < tops[head!.index] { head = (upper, part) }
+            }
+            guard let (upper, part) = head else { continue }
+            let headD = found[upper].disparity(percentile(part.map(\.x), 50), percentile(part.map(\.y), 50))
+            let torso = found[lower].disparity(percentile(xs, 50), percentile(samples[lower].map(\.y), 50))
+            guard headD - torso > max(2, settings.headAnchor * headD) else { continue }
+            out[lower] = found[upper]
+            anchored.insert(lower)
+        }
+        return (out, anchored)
+    }
 
     /// The matte's person share (0…1) at each map sample's centre, bilinear.
     private mutating func samplePerson(_ matte: Image, width w: Int, height h: Int) {
@@ -280,17 +377,27 @@ public struct PersonDepthRefiner: Sendable {
     private func assign(region: Region, samples: [Sample], surfaces: [Surface], width w: Int) -> [UInt8] {
         let bw = region.maxX - region.minX + 1, bh = region.maxY - region.minY + 1
         var choice = [UInt8](repeating: 0, count: bw * bh)
-        guard surfaces.count == 2 else { return choice }
-        var vote = [Int32](repeating: 0, count: (bw + 1) * (bh + 1))  // an integral image
+        let k = surfaces.count
+        guard k >= 2 else { return choice }
+        // One integral image of votes per surface: each sample votes for the surface nearest it.
+        let stride = (bw + 1) * (bh + 1)
+        var vote = [Int32](repeating: 0, count: k * stride)
         for p in samples {
-            let a = abs(p.d - surfaces[0].disparity(p.x, p.y)), b = abs(p.d - surfaces[1].disparity(p.x, p.y))
-            vote[(p.y - region.minY + 1) * (bw + 1) + p.x - region.minX + 1] = a <= b ? 1 : -1
+            var best = 0, error = Float.infinity
+            for s in 0..<k {
+                let e = abs(p.d - surfaces[s].disparity(p.x, p.y))
+                if e < error { (best, error) = (s, e) }
+            }
+            vote[best * stride + (p.y - region.minY + 1) * (bw + 1) + p.x - region.minX + 1] = 1
         }
-        for y in 1...bh {
-            var row: Int32 = 0
-            for x in 1...bw {
-                row += vote[y * (bw + 1) + x]
-                vote[y * (bw + 1) + x] = vote[(y - 1) * (bw + 1) + x] + row
+        for s in 0..<k {
+            let o = s * stride
+            for y in 1...bh {
+                var row: Int32 = 0
+                for x in 1...bw {
+                    row += vote[o + y * (bw + 1) + x]
+                    vote[o + y * (bw + 1) + x] = vote[o + (y - 1) * (bw + 1) + x] + row
+                }
             }
         }
         let r = settings.voteRadius
@@ -298,8 +405,14 @@ public struct PersonDepthRefiner: Sendable {
             let y0 = max(0, y - r), y1 = min(bh, y + r + 1)
             for x in 0..<bw {
                 let x0 = max(0, x - r), x1 = min(bw, x + r + 1)
-                let sum = vote[y1 * (bw + 1) + x1] - vote[y0 * (bw + 1) + x1] - vote[y1 * (bw + 1) + x0] + vote[y0 * (bw + 1) + x0]
-                choice[y * bw + x] = sum >= 0 ? 0 : 1
+                var best = 0, most: Int32 = -1
+                for s in 0..<k {
+                    let o = s * stride
+                    let sum = vote[o + y1 * (bw + 1) + x1] - vote[o + y0 * (bw + 1) + x1] - vote[o + y1 * (bw + 1) + x0]
+                        + vote[o + y0 * (bw + 1) + x0]
+                    if sum > most { (best, most) = (s, sum) }
+                }
+                choice[y * bw + x] = UInt8(best)
             }
         }
         return choice
@@ -311,7 +424,7 @@ public struct PersonDepthRefiner: Sendable {
         let reach = settings.reach, tol = settings.fatteningTolerance
         for y in region.minY...region.maxY {
             let base = y * w
-            for x in 0..<w where labels[base + x] == region.label {
+            for x in region.minX...region.maxX where labels[base + x] == region.label {
                 // Leftwards from a left edge, rightwards from a right edge.
                 for dir in stride(from: -1, through: 1, by: 2) {
                     let nx = x + dir
