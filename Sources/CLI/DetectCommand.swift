@@ -114,10 +114,10 @@ struct DetectCommand: ParsableCommand {
         var params = CascadeDetector.Parameters(scaleFactor: scaleFactor, minNeighbors: minNeighbors,
                                                 minWidth: minSize, minHeight: minSize, threads: threads)
         params.threads = threads
-        var out: [[String: Any]] = []
+        var out: [DetectedImage] = []
         for path in images {
             let t0 = Date()
-            var found: [[String: Any]] = []
+            var found: [DetectedObject] = []
             var size = (width: 0, height: 0)
             // One decode in colour for the learned models.
             let color = faces != nil || people != nil ? try ImageFile.read(path, as: .rgba8) : nil
@@ -145,17 +145,18 @@ struct DetectCommand: ParsableCommand {
                     let x = Int((b.x * Double(color.width)).rounded()), y = Int((b.y * Double(color.height)).rounded())
                     let w = Int((b.width * Double(color.width)).rounded()), h = Int((b.height * Double(color.height)).rounded())
                     if !json { print("\(path) humanFace \(x) \(y) \(w) \(h)") }
-                    var object: [String: Any] = [
-                        "type": "humanFace", "facing": (mesh?.pose.facing ?? f.facing).rawValue, "model": faces.file,
-                        "confidence": (f.score * 1000).rounded() / 1000, "x": x, "y": y, "width": w, "height": h]
+                    var object = DetectedObject(
+                        type: "humanFace", facing: (mesh?.pose.facing ?? f.facing).rawValue, x: x, y: y, width: w, height: h)
+                    object.model = faces.file
+                    object.confidence = (f.score * 1000).rounded() / 1000
                     if let mesh {
                         let r = { (v: Double) in (v * 10).rounded() / 10 }
-                        object["presence"] = (mesh.presence * 1000).rounded() / 1000
-                        object["yaw"] = r(mesh.pose.yaw)
-                        object["pitch"] = r(mesh.pose.pitch)
-                        object["roll"] = r(mesh.pose.roll)
+                        object.presence = (mesh.presence * 1000).rounded() / 1000
+                        object.yaw = r(mesh.pose.yaw)
+                        object.pitch = r(mesh.pose.pitch)
+                        object.roll = r(mesh.pose.roll)
                         if self.mesh {
-                            object["mesh"] = mesh.points.map { [($0.x * 100).rounded() / 100, ($0.y * 100).rounded() / 100, ($0.z * 100).rounded() / 100] }
+                            object.mesh = mesh.points.map { [($0.x * 100).rounded() / 100, ($0.y * 100).rounded() / 100, ($0.z * 100).rounded() / 100] }
                         }
                     }
                     found.append(object)
@@ -170,10 +171,12 @@ struct DetectCommand: ParsableCommand {
                     let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())
                     if !json { print("\(path) humanBody \(x) \(y) \(w) \(h)") }
                     let px = { (v: Double, size: Double) in (v * size * 10).rounded() / 10 }
-                    found.append(["type": "humanBody", "facing": Facing.unknown.rawValue, "model": people.file,
-                                  "confidence": (p.score * 1000).rounded() / 1000, "x": x, "y": y, "width": w, "height": h,
-                                  "head": [px(p.head.x, W), px(p.head.y, H), px(p.head.width, W), px(p.head.height, H)],
-                                  "keypoints": p.keypoints.map { [px($0.x, W), px($0.y, H)] }])
+                    var object = DetectedObject(type: "humanBody", facing: Facing.unknown.rawValue, x: x, y: y, width: w, height: h)
+                    object.model = people.file
+                    object.confidence = (p.score * 1000).rounded() / 1000
+                    object.head = [px(p.head.x, W), px(p.head.y, H), px(p.head.width, W), px(p.head.height, H)]
+                    object.keypoints = p.keypoints.map { [px($0.x, W), px($0.y, H)] }
+                    found.append(object)
                 }
             }
             if !jobs.isEmpty {
@@ -184,11 +187,10 @@ struct DetectCommand: ParsableCommand {
             // Reading the image counts: the time is what one photo costs once the models are loaded.
             let ms = Date().timeIntervalSince(t0) * 1000
             if !json { printError(String(format: "%@: %dx%d, %d objects, %.1f ms", path, size.width, size.height, found.count, ms)) }
-            out.append(["image": path, "width": size.width, "height": size.height, "milliseconds": ms, "objects": found])
+            out.append(DetectedImage(image: path, width: size.width, height: size.height, milliseconds: ms, objects: found))
         }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(try DetectedObject.json(out))
         }
     }
 
@@ -210,7 +212,7 @@ struct DetectCommand: ParsableCommand {
 
     /// Runs each cascade job on the gray image and appends what it finds.
     private func cascades(_ jobs: [(DetectionType, Facing, CascadeDetector)], on img: Image, path: String,
-                          parameters params: CascadeDetector.Parameters, into found: inout [[String: Any]]) throws {
+                          parameters params: CascadeDetector.Parameters, into found: inout [DetectedObject]) throws {
         for (type, facing, det) in jobs {
             let rects: [CascadeRect]
             do { rects = try det.detect(in: img, parameters: params) } catch let e as CascadeError {
@@ -218,8 +220,9 @@ struct DetectCommand: ParsableCommand {
             }
             for r in rects {
                 if !json { print("\(path) \(type.rawValue) \(r.x) \(r.y) \(r.width) \(r.height)") }
-                found.append(["type": type.rawValue, "facing": facing.rawValue, "cascade": det.classifier.source,
-                              "x": r.x, "y": r.y, "width": r.width, "height": r.height])
+                var object = DetectedObject(type: type.rawValue, facing: facing.rawValue, x: r.x, y: r.y, width: r.width, height: r.height)
+                object.cascade = det.classifier.source
+                found.append(object)
             }
         }
     }

@@ -4,7 +4,6 @@
 // model's matte (MatteEdgeRefiner); the maps are judged by where they draw the blur's edge in a
 // band around the subject's true outline.
 import CineTestSupport
-import CineGStreamer
 import CineMedia
 import CineVision
 import Foundation
@@ -97,7 +96,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         for (name, image) in [("frame", left), ("truth", try render(truthMap)), ("map", try render(coarse)),
                               ("map-matte", try render(refinedMap))] {
-            try ImageFile.write(image, to: "\(artifacts)/edge-\(name).png")
+            try LumaPicture.write(image, to: "\(artifacts)/edge-\(name).pgm")
         }
     }
 }
