@@ -29,17 +29,18 @@ struct Doctor {
     static let packages: [String: String] = [
         "x264enc": "gstreamer1.0-plugins-ugly", "avenc_ffv1": "gstreamer1.0-libav", "avdec_h264": "gstreamer1.0-libav",
         "matroskamux": "gstreamer1.0-plugins-good", "matroskademux": "gstreamer1.0-plugins-good",
-        "qtmux": "gstreamer1.0-plugins-good", "qtdemux": "gstreamer1.0-plugins-good", "jpegdec": "gstreamer1.0-plugins-good",
+        "qtmux": "gstreamer1.0-plugins-good", "mp4mux": "gstreamer1.0-plugins-good", "qtdemux": "gstreamer1.0-plugins-good", "jpegdec": "gstreamer1.0-plugins-good",
         "v4l2src": "gstreamer1.0-plugins-good", "v4l2sink": "gstreamer1.0-plugins-good", "flacenc": "gstreamer1.0-plugins-good",
         "srtsink": "gstreamer1.0-plugins-bad", "srtsrc": "gstreamer1.0-plugins-bad", "h264parse": "gstreamer1.0-plugins-bad",
         "appsrc": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base", "videoconvert": "gstreamer1.0-plugins-base",
         "decodebin": "gstreamer1.0-plugins-base", "autoaudiosrc": "gstreamer1.0-plugins-good",
     ]
 
-    /// Elements each node kind needs.
+    /// Elements each node kind needs; an asset's are the asset writer's own list. (A movie's
+    /// encoder is chosen from what is installed: ``movieEncoder(required:)`` asks the same code.)
     static let elements: [String: [String]] = [
-        "asset": ["x264enc", "avenc_ffv1", "matroskamux", "flacenc"], "asset-source": ["matroskademux", "avdec_h264"],
-        "movie": ["x264enc", "qtmux", "matroskamux"], "camera": ["v4l2src", "jpegdec"], "virtual-camera": ["v4l2sink"],
+        "asset": AssetWriter.requiredElements(audio: false), "asset-source": ["matroskademux", "avdec_h264"],
+        "movie": ["mp4mux"], "camera": ["v4l2src", "jpegdec"], "virtual-camera": ["v4l2sink"],
         "file": ["decodebin", "qtdemux"], "gst-source": ["appsink"], "gst-sink": ["appsrc"],
     ]
     /// Kinds that run the learned models.
@@ -63,6 +64,7 @@ struct Doctor {
                 out.append(element(e, for: kind, required: required(kind)))
             }
         }
+        if kinds.contains("movie") { out.append(movieEncoder(required: required("movie"))) }
         for e in describedElements where seen.insert(e).inserted {
             out.append(element(e, for: "a gst description", required: true))
         }
@@ -89,6 +91,18 @@ struct Doctor {
         if GStreamer.hasElement(name) { return DoctorCheck(status: .ok, what: "element \(name) (\(kind))", found: "installed") }
         let fix = Self.packages[name].map { "sudo apt install \($0)" } ?? "install the GStreamer plugin that provides \(name)"
         return DoctorCheck(status: required ? .missing : .optional, what: "element \(name) (\(kind))", found: "not installed", fix: fix)
+    }
+
+    /// The encoder a movie gets with `encoder: auto` (an .mp4), chosen as the movie node chooses it.
+    func movieEncoder(required: Bool) -> DoctorCheck {
+        do {
+            let encoder = try MovieFormat.videoEncoder(preference: "auto", container: "mp4")
+            return DoctorCheck(status: .ok, what: "a video encoder (movie)", found: encoder)
+        } catch {
+            return DoctorCheck(
+                status: required ? .missing : .optional, what: "a video encoder (movie)", found: "\(error)",
+                fix: "sudo apt install gstreamer1.0-plugins-ugly")
+        }
     }
 
     func models(required: Bool) -> [DoctorCheck] {

@@ -208,9 +208,9 @@ public final class EditorServer: Sendable {
 
     /// The body of an edit as `type`, once the lease is checked.
     private func edit<R: APIRequest>(_ type: R.Type, _ request: Request, limit: Int = JSONRequest.bodyLimit) async throws -> R {
-        let fields = try await JSONRequest.body(request, allowed: R.fieldNames, limit: limit)
+        let body = try await JSONRequest.body(request, allowed: R.fieldNames, limit: limit)
         try api { () throws(EditError) in try lease.check(request.headers[leaseField]) }
-        return try JSONRequest.decode(type, fields: fields)
+        return try body.decode(type)
     }
 
     /// Runs an edit; answers the script as it now stands, with a message.

@@ -50,6 +50,11 @@ public final class AssetWriter: @unchecked Sendable {
     private let hasAudio: Bool
     private let encoder = JSONEncoder()
 
+    /// The GStreamer elements an asset needs: H.264, FFV1 for the disparity, Matroska; FLAC with audio.
+    public static func requiredElements(audio: Bool) -> [String] {
+        ["x264enc", "avenc_ffv1", "matroskamux"] + (audio ? ["flacenc", "capssetter"] : [])
+    }
+
     /// Opens `path` for an asset described by `header` (a disparity track when the header has a disparity size).
     public init(path: String, header: AssetHeader, options: Options = Options()) throws {
         guard header.fps > 0 else { throw GStreamerError(element: nil, message: "asset fps must be positive") }
@@ -57,8 +62,7 @@ public final class AssetWriter: @unchecked Sendable {
         guard ext == "mkv" else {
             throw GStreamerError(element: nil, message: "a cinematic asset is Matroska: '\(path)' should end in .mkv")
         }
-        let needed = ["x264enc", "avenc_ffv1", "matroskamux"] + (options.audio == nil ? [] : ["flacenc", "capssetter"])
-        for element in needed where !GStreamer.hasElement(element) {
+        for element in Self.requiredElements(audio: options.audio != nil) where !GStreamer.hasElement(element) {
             throw GStreamerError(element: element, message: "GStreamer element \(element) is not installed")
         }
         let x264 = options.quality == "lossless"

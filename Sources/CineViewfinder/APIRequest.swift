@@ -39,26 +39,41 @@ extension APIRequest {
     }
 }
 
-extension JSONRequest {
-    /// Decodes the body as `type`: unknown fields, wrong types and missing fields are 400s that
-    /// name the field and say what to send.
-    package static func decode<R: APIRequest>(_ type: R.Type, from request: Request, limit: Int = bodyLimit) async throws -> R {
-        let fields = try await body(request, allowed: R.fieldNames, limit: limit)
-        return try decode(type, fields: fields)
+/// A request's JSON object, read once: its fields (already checked against the route's) and its
+/// bytes, which the route's ``APIRequest`` decodes.
+package struct RequestBody: Sendable {
+    /// The object's fields.
+    package let fields: [String: JSONValue]
+    private let data: Data
+
+    init(fields: [String: JSONValue], data: Data) {
+        self.fields = fields
+        self.data = data
     }
 
-    /// Decodes already-read fields as `type` (see ``decode(_:from:limit:)``).
-    package static func decode<R: APIRequest>(_ type: R.Type, fields: [String: JSONValue]) throws -> R {
+    /// A body holding `fields`, as a client would send it.
+    package init(fields: [String: JSONValue]) {
+        self.init(fields: fields, data: (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8))
+    }
+
+    /// The body as `type`: wrong types and missing fields are 400s that name the field and say
+    /// what to send.
+    package func decode<R: APIRequest>(_ type: R.Type) throws -> R {
         do {
-            let data = try JSONEncoder().encode(JSONValue.object(fields))
             return try JSONDecoder().decode(R.self, from: data)
         } catch let error as APIError {
             throw error
         } catch let error as DecodingError {
-            throw APIError.badRequest(message(error))
-        } catch {
-            throw APIError.badRequest("the body holds a value JSON cannot carry (\(error))")
+            throw APIError.badRequest(JSONRequest.message(error))
         }
+    }
+}
+
+extension JSONRequest {
+    /// Decodes the body as `type`: unknown fields, wrong types and missing fields are 400s that
+    /// name the field and say what to send.
+    package static func decode<R: APIRequest>(_ type: R.Type, from request: Request, limit: Int = bodyLimit) async throws -> R {
+        try await body(request, allowed: R.fieldNames, limit: limit).decode(type)
     }
 
     /// A decoding failure in the words the API uses.

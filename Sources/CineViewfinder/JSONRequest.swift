@@ -10,8 +10,9 @@ package enum JSONRequest {
     /// Largest request body accepted unless a route says otherwise.
     package static let bodyLimit = 16 * 1024
 
-    /// The JSON object in the request body (empty body = `{}`), refusing unknown fields.
-    package static func body(_ request: Request, allowed: Set<String>, limit bodyLimit: Int = bodyLimit) async throws -> [String: JSONValue] {
+    /// The JSON object in the request body (empty body = `{}`), refusing unknown fields; read
+    /// once, its bytes kept for the route's ``APIRequest`` to decode.
+    package static func body(_ request: Request, allowed: Set<String>, limit bodyLimit: Int = bodyLimit) async throws -> RequestBody {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
             throw APIError(.contentTooLarge, "the body is \(length) bytes; the limit is \(bodyLimit)")
         }
@@ -20,9 +21,10 @@ package enum JSONRequest {
         do { buffer = try await request.collectBody(upTo: bodyLimit) } catch {
             throw APIError(.contentTooLarge, "the body is larger than \(bodyLimit) bytes")
         }
-        if buffer.readableBytes == 0 { return [:] }
+        if buffer.readableBytes == 0 { return RequestBody(fields: [:], data: Data("{}".utf8)) }
+        let data = Data(buffer.readableBytesView)
         let object: JSONValue
-        do { object = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView)) } catch {
+        do { object = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             throw APIError.badRequest("the body is not valid JSON")
         }
         guard case .object(let dict) = object else { throw APIError.badRequest("the body must be a JSON object") }
@@ -33,7 +35,7 @@ package enum JSONRequest {
                     + (allowed.isEmpty
                         ? "; this request takes no fields" : "; expected \(allowed.sorted().joined(separator: ", "))"))
         }
-        return dict
+        return RequestBody(fields: dict, data: data)
     }
 
     /// A short value as the text a node's command or parameter takes: a number, `true`/`false`,

@@ -68,3 +68,10 @@ import Testing
         #expect(page == #"<head><style nonce="NONCE">"# + "\np { color: red; }\n</style></head><body>" + #"<script nonce="NONCE">"# + "\nf();\n</script></body>")
     }
 }
+
+extension JSONRequest {
+    /// What a route decodes from a body holding `fields`.
+    fileprivate static func decode<R: APIRequest>(_ type: R.Type, fields: [String: JSONValue]) throws -> R {
+        try RequestBody(fields: fields).decode(type)
+    }
+}

@@ -3,7 +3,6 @@
 // confident matches inside it, its outline is the matte's, the background the matcher fattened
 // into the person's depth is given back to the background, and what stands still stops shimmering.
 import CineMedia
-import Foundation
 
 /// Refines a disparity map with a person matte, at the map's resolution.
 ///
@@ -190,7 +189,8 @@ public struct PersonDepthRefiner: Sendable {
         var peaks: [Int] = []
         for x in 0..<span where top[x] != Int.max {
             let window = max(0, x - radius)...min(span - 1, x + radius)
-            if window.allSatisfy({ top[$0] > top[x] || ($0 >= x && top[$0] >= top[x]) || ($0 < x && top[$0] > top[x]) }) {
+            // Higher than everything to its left, at least as high as everything to its right.
+            if window.allSatisfy({ $0 < x ? top[$0] > top[x] : top[$0] >= top[x] }) {
                 peaks.append(x)
             }
         }
