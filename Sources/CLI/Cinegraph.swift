@@ -10,7 +10,7 @@ struct Cinegraph: ParsableCommand {
         discussion: "Start with `cinegraph demo` (a synthetic take with automatic focus, rendered with bokeh) or `cinegraph nodes`.",
         version: "0.1.0",
         subcommands: [DemoCommand.self, RunCommand.self, ValidateCommand.self, NodesCommand.self, DevicesCommand.self, InspectCommand.self, DisparityCommand.self, DetectCommand.self, MatteCommand.self, BokehCommand.self, RenderCommand.self, ScriptCommand.self, EditCommand.self, ExportCommand.self, StabilizeCommand.self,
-                      ControlCommand.self, DoctorCommand.self])
+                      ControlCommand.self, DoctorCommand.self, CalibrateCommand.self])
 }
 
 /// Options shared by the subcommands.

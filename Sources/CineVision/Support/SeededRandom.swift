@@ -1,6 +1,7 @@
 // SeededRandom: the one seeded generator (SplitMix64) — every choice of a synthetic scene, the
 // stabilizer's robust fit, the edge measures' samples — and the stateless hash that lattice
 // noise and the sensor-noise table index with.
+import Foundation
 
 /// SplitMix64: tiny, fast and identical on every platform and Swift version, so a seed always
 /// gives the same scene. (The standard library's `random(in:using:)` algorithms may change.)
@@ -21,6 +22,12 @@ public struct SeededRandom: Sendable {
 
     /// A uniform value in `lo ..< hi`.
     public mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
+
+    /// A normal value with mean 0 and standard deviation 1 (Box–Muller).
+    public mutating func gaussian() -> Double {
+        let u = max(unit(), 0x1p-53), v = unit()
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
 
     /// A uniform integer in `0 ..< count`.
     public mutating func index(below count: Int) -> Int { Int(next() % UInt64(count)) }
