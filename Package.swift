@@ -128,7 +128,7 @@ let package = Package(
             dependencies: ["CineCalibrate", "CineTestSupport", "CineVision", "CineMedia", "CineGStreamer", "CineNodes", "CineGraph"],
             swiftSettings: strict),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
+            name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia", "CineCalibrate", "CineVision"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

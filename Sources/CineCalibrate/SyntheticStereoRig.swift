@@ -168,6 +168,22 @@ public struct SyntheticStereoRig: Sendable {
     }
 }
 
+extension SyntheticStereoRig {
+    /// Both views of `pose` in one grey picture, left half and right half — what a side-by-side
+    /// USB stereo camera delivers.
+    public func sideBySide(_ pose: Pose, seed: UInt64) -> Image {
+        let views = [render(pose, view: 0, seed: seed), render(pose, view: 1, seed: seed &+ 1)]
+        let w = views[0].width, h = views[0].height
+        let out = Image(width: 2 * w, height: h, format: .gray8)
+        let dst = out.plane(0)
+        for (i, view) in views.enumerated() {
+            let src = view.plane(0)
+            for y in 0..<h { (dst.row(y) + i * w).copyMemory(from: src.row(y), byteCount: w) }
+        }
+        return out
+    }
+}
+
 /// The pinhole-plus-distortion lens (OpenCV's model: k1 k2 p1 p2 k3).
 enum Lens {
     /// Normalised image coordinates → distorted normalised coordinates.
