@@ -3,30 +3,32 @@
 import CineMedia
 import CineVision
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CineCalibrate
 
 /// One calibration of the simulated USB camera, shared by the tests that judge it.
-private let calibrated: (rig: SyntheticStereoRig, pairs: [BoardViewPair], report: StereoCalibrationReport, cornerError: Double) = {
+let calibrated: (rig: SyntheticStereoRig, pairs: [BoardViewPair], report: StereoCalibrationReport, cornerError: Double) = {
     let rig = SyntheticStereoRig.usbCamera()
     let finder = ChessboardFinder(board: rig.board)
-    var pairs: [BoardViewPair] = []
-    var errors: [Double] = []
-    for (i, pose) in rig.poses(count: 14, seed: 7).enumerated() {
+    let poses = rig.poses(count: 14, seed: 7)
+    // Each pair rendered and searched on its own core.
+    let found = Mutex<[Int: (BoardViewPair, [Double])]>([:])
+    DispatchQueue.concurrentPerform(iterations: poses.count) { i in
+        let pose = poses[i]
         let l = try! finder.corners(in: rig.render(pose, view: 0, seed: UInt64(2 * i)))!
         let r = try! finder.corners(in: rig.render(pose, view: 1, seed: UInt64(2 * i + 1)))!
         let pair = BoardViewPair(name: "pair \(i + 1)", left: l, right: r)
         // The detector may number the corners from either end of the board.
         let truthLeft = rig.corners(pose, view: 0), truthRight = rig.corners(pose, view: 1)
         let d = pair.left[0] - truthLeft[0]
-        let reversed = (d * d).sum() > 1
-        let found = reversed ? pair.left.reversed() + pair.right.reversed() : pair.left + pair.right
-        for (found, truth) in zip(found, truthLeft + truthRight) {
-            errors.append(Double(((found - truth) * (found - truth)).sum()).squareRoot())
-        }
-        pairs.append(pair)
+        let ordered = (d * d).sum() > 1 ? pair.left.reversed() + pair.right.reversed() : pair.left + pair.right
+        let errors = zip(ordered, truthLeft + truthRight).map { Double((($0 - $1) * ($0 - $1)).sum()).squareRoot() }
+        found.withLock { $0[i] = (pair, errors) }
     }
+    let results = found.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+    let pairs = results.map(\.0), errors = results.flatMap(\.1)
     let report = try! StereoCalibrator(board: rig.board, width: 1280, height: 720).calibrate(pairs)
     return (rig, pairs, report, errors.reduce(0, +) / Double(errors.count))
 }()
