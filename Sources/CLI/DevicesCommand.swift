@@ -24,6 +24,14 @@ struct DevicesCommand: ParsableCommand {
                 print("  \(d.path ?? "-")  \(d.name)")
                 for f in verbose ? d.formats : Array(d.formats.prefix(6)) { print("      \(f)") }
                 if !verbose && d.formats.count > 6 { print("      … \(d.formats.count - 6) more (--verbose)") }
+                // Formats shaped like two views: this is (probably) a stereo camera.
+                var seen = Set<String>()
+                let stereo = d.formats.compactMap(StereoFormat.init(caps:)).filter { seen.insert($0.description).inserted }
+                if let best = stereo.max(by: { $0.width * $0.height < $1.width * $1.height }) {
+                    print("    looks like a stereo camera: " + stereo.map(\.description).joined(separator: "; "))
+                    print("    graph: { kind: camera, device: \(d.path ?? "auto"), size: \(best.width)x\(best.height), format: \(best.format), layout: \(best.layout.rawValue), calibration: stereo.yml }")
+                    print("    calibrate it first: docs/stereo-rig.md")
+                }
             }
         }
         print("Virtual cameras (outputs for the virtual-camera node):")
