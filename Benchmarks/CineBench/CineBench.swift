@@ -41,7 +41,7 @@ let benchSections: [(name: String, run: @Sendable () throws -> Void)] = [
     ("core", runCoreBench), ("disparity", runDisparityBench), ("bokeh", runBokehBench),
     ("detector", runDetectorBench), ("tools", runToolsBench), ("stabilizer", runStabilizerBench),
     ("focus", runFocusBench), ("render", runRenderBench), ("live", runLiveBench), ("viewfinder", runViewfinderBench),
-    ("latency", runLatencyBench), ("mono", runMonoBench), ("srt", runSRTBench), ("edit", runEditBench), ("depth", runDepthBench),
+    ("latency", runLatencyBench), ("mono", runMonoBench), ("srt", runSRTBench), ("edit", runEditBench), ("depth", runDepthBench), ("calibrate", runCalibrateBench),
 ]
 
 @main

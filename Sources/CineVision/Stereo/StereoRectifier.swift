@@ -19,8 +19,10 @@ public struct StereoRectifier: Sendable {
     public let focalLength: Double
     /// Baseline, in the calibration's units.
     public let baseline: Double
-    /// Source (x, y) per output pixel, interleaved, for the left and the right view.
-    let maps: [[Float]]
+    /// The luma warp of the left and the right view.
+    let luma: [RemapTable]
+    /// The chroma warp (half resolution) of each view.
+    let chroma: [RemapTable]
 
     /// Builds the maps for views of `width` × `height` rectified to `outputWidth` × `outputHeight`
     /// (the input size by default).
@@ -47,10 +49,30 @@ public struct StereoRectifier: Sendable {
         let (r1, r2, p1, p2) = Self.rectification(c)
         focalLength = p1[0] * Double(ow) / Double(width)
         baseline = c.baseline
-        maps = [
+        let maps = [
             Self.map(c.left, rotation: r1, projection: p1, width, height, ow, oh),
             Self.map(c.right, rotation: r2, projection: p2, width, height, ow, oh),
         ]
+        // Luma: samples outside the view are black.
+        luma = maps.map { m in
+            RemapTable(width: ow, height: oh, sourceWidth: width, sourceHeight: height) { u, v in
+                let x = m[2 * (v * ow + u)], y = m[2 * (v * ow + u) + 1]
+                guard x >= 0, y >= 0, x <= Float(width - 1), y <= Float(height - 1) else { return nil }
+                return SIMD2(x, y)
+            }
+        }
+        // Chroma: the map sampled at even output pixels, its coordinates halved (chroma sited at
+        // the centre of each 2×2 block); within half a sample of the edge clamped, beyond it grey.
+        let cw = (width + 1) / 2, ch = (height + 1) / 2
+        chroma = maps.map { m in
+            RemapTable(width: (ow + 1) / 2, height: (oh + 1) / 2, sourceWidth: cw, sourceHeight: ch) { u, v in
+                let mu = min(ow - 1, 2 * u), mv = min(oh - 1, 2 * v)
+                let x = (m[2 * (mv * ow + mu)] - 0.5) * 0.5, y = (m[2 * (mv * ow + mu) + 1] - 0.5) * 0.5
+                let maxX = Float(cw - 1), maxY = Float(ch - 1)
+                guard x >= -0.5, y >= -0.5, x <= maxX + 0.5, y <= maxY + 0.5 else { return nil }
+                return SIMD2(min(max(x, 0), maxX), min(max(y, 0), maxY))
+            }
+        }
     }
 
     /// R1 R2 (3×3) and P1 P2 (3×4), from the file or computed (Bouguet).
@@ -139,57 +161,15 @@ public struct StereoRectifier: Sendable {
         return StereoFrame(left: outs[0], right: outs[1])
     }
 
-    /// Bilinear remap of a half-resolution chroma plane: the map sampled at even output pixels,
-    /// its coordinates halved (chroma sited at the centre of each 2×2 block); outside → 128.
+    /// Bilinear remap of a half-resolution chroma plane; outside the view → 128 (neutral).
     func remapChroma(_ src: Plane, view: Int, into dst: Plane) {
-        maps[view].withUnsafeBufferPointer { m in
-            let maxX = Float(src.width - 1), maxY = Float(src.height - 1)
-            for v in 0..<dst.height {
-                let row = dst.row(v, as: UInt8.self)
-                let mv = min(outputHeight - 1, 2 * v)
-                for u in 0..<dst.width {
-                    let mu = min(outputWidth - 1, 2 * u)
-                    let x = (m[2 * (mv * outputWidth + mu)] - 0.5) * 0.5
-                    let y = (m[2 * (mv * outputWidth + mu) + 1] - 0.5) * 0.5
-                    guard x >= -0.5, y >= -0.5, x <= maxX + 0.5, y <= maxY + 0.5 else {
-                        row[u] = 128
-                        continue
-                    }
-                    let cx = min(max(x, 0), maxX), cy = min(max(y, 0), maxY)
-                    let x0 = Int(cx), y0 = Int(cy)
-                    let x1 = min(src.width - 1, x0 + 1), y1 = min(src.height - 1, y0 + 1)
-                    let fx = cx - Float(x0), fy = cy - Float(y0)
-                    let r0 = src.row(y0, as: UInt8.self), r1 = src.row(y1, as: UInt8.self)
-                    let top = Float(r0[x0]) * (1 - fx) + Float(r0[x1]) * fx
-                    let bottom = Float(r1[x0]) * (1 - fx) + Float(r1[x1]) * fx
-                    row[u] = UInt8(min(255, max(0, top * (1 - fy) + bottom * fy + 0.5)))
-                }
-            }
-        }
+        chroma[view].apply(src, into: dst, outside: 128)
     }
 
-    /// Bilinear remap of one view (0 = left, 1 = right); samples outside the view are black.
-    /// Cost per output pixel: 2 floats of map, 4 source bytes, ≈ 12 flops.
+    /// Bilinear remap of one view's luma (0 = left, 1 = right); samples outside the view are black.
+    /// Per output pixel: one precomputed tap, 4 source bytes, integer arithmetic.
     public func remap(_ src: Plane, view: Int, into dst: Plane) {
-        maps[view].withUnsafeBufferPointer { m in
-            for v in 0..<outputHeight {
-                let row = dst.row(v, as: UInt8.self)
-                for u in 0..<outputWidth {
-                    let x = m[2 * (v * outputWidth + u)], y = m[2 * (v * outputWidth + u) + 1]
-                    guard x >= 0, y >= 0, x <= Float(src.width - 1), y <= Float(src.height - 1) else {
-                        row[u] = 0
-                        continue
-                    }
-                    let x0 = Int(x), y0 = Int(y)
-                    let x1 = min(src.width - 1, x0 + 1), y1 = min(src.height - 1, y0 + 1)
-                    let fx = x - Float(x0), fy = y - Float(y0)
-                    let r0 = src.row(y0, as: UInt8.self), r1 = src.row(y1, as: UInt8.self)
-                    let top = Float(r0[x0]) * (1 - fx) + Float(r0[x1]) * fx
-                    let bottom = Float(r1[x0]) * (1 - fx) + Float(r1[x1]) * fx
-                    row[u] = UInt8(min(255, max(0, top * (1 - fy) + bottom * fy + 0.5)))
-                }
-            }
-        }
+        luma[view].apply(src, into: dst, outside: 0)
     }
 
     // MARK: 3×3 helpers (row-major)
