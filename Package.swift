@@ -48,7 +48,7 @@ let package = Package(
         // `cinegraph calibrate`: boards found, a pair calibrated and judged, files written, and a
         // simulated rig whose every number is known.
         .target(
-            name: "CineCalibrate", dependencies: ["COpenCVCalib", "CineVision", "CineMedia"], swiftSettings: strict),
+            name: "CineCalibrate", dependencies: ["COpenCVCalib", "CineVision", "CineMedia", "CineGraph", "CineGStreamer"], swiftSettings: strict),
         .target(name: "CineGStreamer", dependencies: ["CGStreamer", "CImageCodecs", "CineMedia"], swiftSettings: strict),
         .target(
             name: "CineNodes",
@@ -128,7 +128,7 @@ let package = Package(
             dependencies: ["CineCalibrate", "CineTestSupport", "CineVision", "CineMedia", "CineGStreamer", "CineNodes", "CineGraph"],
             swiftSettings: strict),
         .testTarget(
-            name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia", "CineCalibrate", "CineVision"], swiftSettings: strict),
+            name: "EndToEndTests", dependencies: ["CineGStreamer", "CineMedia", "CineCalibrate", "CineVision", "CineTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,7 +34,7 @@ struct CalibrateCommand: ParsableCommand {
             """)
 
     @Argument(help: "Pictures from the left camera (with --layout sbs or tb: pictures holding both views).")
-    var images: [String]
+    var images: [String] = []
     @Option(parsing: .upToNextOption, help: "Pictures from the right camera, in the same order as the left ones.")
     var right: [String] = []
     @Option(help: "How the pictures hold the views: pairs (left and --right files), sbs (side by side), tb (top-bottom).")
@@ -47,19 +47,29 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: "Write the first pair rectified side by side, with level lines to check rows by eye (.jpg/.png).")
     var rectified: String?
     @Flag(help: "Print the result as JSON instead of text.") var json = false
+    @OptionGroup(title: "Live, from a camera") var live: LiveCalibrationOptions
 
     func run() throws {
         let chessboard: Chessboard
         do { chessboard = try Chessboard(parsing: board, square: square) } catch { throw ValidationError(error.message) }
-        let files = try pairFiles()
+        if live.isLive {
+            guard images.isEmpty else { throw ValidationError("give pictures, or --device to calibrate live; not both") }
+            let folder = try live.capture(board: chessboard, layout: layout)
+            return try calibrate(chessboard, files: try live.keptPairs(in: folder), layout: .sbs)
+        }
+        try calibrate(chessboard, files: try pairFiles(), layout: layout)
+    }
+
+    func calibrate(_ chessboard: Chessboard, files: [[String]], layout: CalibrationLayout) throws {
         let finder = ChessboardFinder(board: chessboard)
         // Each pair is decoded and searched on its own core.
         let results = Mutex<[Result<FoundPair, any Error>?]>(Array(repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            let r = Result { try find(files[i], finder) }
+            let r = Result { try find(files[i], finder, layout) }
             results.withLock { $0[i] = r }
         }
         let found = try results.withLock { $0 }.map { try $0!.get() }
+        guard !found.isEmpty else { throw ToolError("no pictures to calibrate from") }
         let size = (found[0].width, found[0].height)
         for f in found where (f.width, f.height) != size {
             throw ToolError("\(f.name) is \(f.width)x\(f.height) but \(found[0].name) is \(size.0)x\(size.1); every view must be the same size")
@@ -96,7 +106,7 @@ struct CalibrateCommand: ParsableCommand {
             try write(info.left, to: ros + "-left.yaml")
             try write(info.right, to: ros + "-right.yaml")
         }
-        if let rectified { try writeRectified(files[0], report.calibration, to: rectified) }
+        if let rectified { try writeRectified(files[0], report.calibration, layout, to: rectified) }
         if !json { print("wrote            \(([output] + (ros.map { [$0 + "-left.yaml", $0 + "-right.yaml"] } ?? []) + (rectified.map { [$0] } ?? [])).joined(separator: ", "))") }
     }
 
@@ -124,8 +134,8 @@ struct CalibrateCommand: ParsableCommand {
         var pair: BoardViewPair?
     }
 
-    private func find(_ paths: [String], _ finder: ChessboardFinder) throws -> FoundPair {
-        let views = try self.views(paths)
+    private func find(_ paths: [String], _ finder: ChessboardFinder, _ layout: CalibrationLayout) throws -> FoundPair {
+        let views = try self.views(paths, layout)
         let name = paths.map { ($0 as NSString).lastPathComponent }.joined(separator: " + ")
         if (views.left.width, views.left.height) != (views.right.width, views.right.height) {
             throw ToolError("\(paths.last!) is \(views.right.width)x\(views.right.height) but \(paths[0]) is \(views.left.width)x\(views.left.height); every view must be the same size")
@@ -138,7 +148,7 @@ struct CalibrateCommand: ParsableCommand {
         } catch { throw ToolError("\(name): \(error.message)") }
     }
 
-    private func views(_ paths: [String]) throws -> (left: Image, right: Image) {
+    private func views(_ paths: [String], _ layout: CalibrationLayout) throws -> (left: Image, right: Image) {
         if paths.count == 2 { return (try ImageFile.read(paths[0], as: .gray8), try ImageFile.read(paths[1], as: .gray8)) }
         let whole = try ImageFile.read(paths[0], as: .gray8)
         switch layout {
@@ -158,8 +168,8 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     /// The first pair through cinegraph's own rectifier, side by side, a green line every 40 rows.
-    private func writeRectified(_ paths: [String], _ calibration: StereoCalibration, to path: String) throws {
-        let v = try views(paths)
+    private func writeRectified(_ paths: [String], _ calibration: StereoCalibration, _ layout: CalibrationLayout, to path: String) throws {
+        let v = try views(paths, layout)
         let rectifier = try StereoRectifier(calibration: calibration, width: v.left.width, height: v.left.height)
         let r = rectifier.rectify(StereoFrame(left: v.left, right: v.right))
         let w = v.left.width, h = v.left.height

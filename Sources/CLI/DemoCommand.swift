@@ -2,6 +2,7 @@
 // asset with automatic focus, rendered with bokeh and rack focus, its focus story plotted and a
 // contact sheet drawn; then the next three things to try.
 import ArgumentParser
+import CineCalibrate
 import CineGStreamer
 import CineGraph
 import CineMedia
@@ -101,7 +102,7 @@ struct DemoCommand: ParsableCommand {
 
     /// The frames the camera will deliver with `settings`, for the progress bar.
     private func expectedFrames(_ settings: [String]) throws -> Int? {
-        let graph = try Graph.parse(DefaultGraphs.demo, file: "<built-in demo>", registry: NodeRegistry.standard().withViewfinder(), overrides: settings)
+        let graph = try Graph.parse(DefaultGraphs.demo, file: "<built-in demo>", registry: NodeRegistry.standard().withViewfinder().withCalibration(), overrides: settings)
         guard let camera = graph.node(named: "camera"), let fps = camera.parameterTexts["fps"].flatMap(Double.init),
               let d = camera.parameterTexts["duration"] else { return nil }
         return Int((fps * (try Duration(config: .text(d)).seconds)).rounded())

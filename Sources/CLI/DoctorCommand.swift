@@ -1,6 +1,7 @@
 // `cinegraph doctor`: checks this machine for what cinegraph, or one graph, needs — each missing
 // piece with the command that fixes it. Exit status 0 only when all that is needed is there.
 import ArgumentParser
+import CineCalibrate
 import CineGraph
 import CineNodes
 import CineViewfinder
@@ -22,7 +23,7 @@ struct DoctorCommand: ParsableCommand {
         var doctor: Doctor
         if let graph {
             let g: Graph
-            do { g = try Graph.load(contentsOf: GraphFiles.resolve(graph), registry: NodeRegistry.standard().withViewfinder()) } catch {
+            do { g = try Graph.load(contentsOf: GraphFiles.resolve(graph), registry: NodeRegistry.standard().withViewfinder().withCalibration()) } catch {
                 printError("\(error)")
                 throw ExitCode(1)
             }
@@ -31,7 +32,7 @@ struct DoctorCommand: ParsableCommand {
             doctor.describedElements = g.nodes.filter { $0.description.kind.hasPrefix("gst-") }
                 .compactMap { $0.parameterTexts["description"] }.flatMap(Self.factories)
         } else {
-            doctor = Doctor(kinds: Set(NodeRegistry.standard().withViewfinder().kinds), forGraph: false)
+            doctor = Doctor(kinds: Set(NodeRegistry.standard().withViewfinder().withCalibration().kinds), forGraph: false)
         }
         let checks = doctor.run()
         for c in checks {

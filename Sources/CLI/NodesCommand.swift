@@ -1,5 +1,6 @@
 // `cinegraph nodes`: the node reference, from the declarations.
 import ArgumentParser
+import CineCalibrate
 import CineGraph
 import CineNodes
 import CineViewfinder
@@ -14,7 +15,7 @@ struct NodesCommand: ParsableCommand {
     @Option(help: "Load plugin libraries first (repeatable).") var plugin: [String] = []
 
     func run() throws {
-        let registry = NodeRegistry.standard().withViewfinder()
+        let registry = NodeRegistry.standard().withViewfinder().withCalibration()
         for p in plugin { try PluginLoader.load(library: p, into: registry) }
         if let kind {
             guard let d = registry.description(of: kind) else {

@@ -1,5 +1,6 @@
 // `cinegraph run`: run a graph with a live status line, orderly stop on Ctrl-C, a summary.
 import ArgumentParser
+import CineCalibrate
 import CineGraph
 import CineMedia
 import CineNodes
@@ -44,7 +45,7 @@ struct RunCommand: ParsableCommand {
         } else {
             limit = nil
         }
-        let registry = NodeRegistry.standard().withViewfinder()
+        let registry = NodeRegistry.standard().withViewfinder().withCalibration()
         let g: Graph
         do {
             g = try Graph.load(contentsOf: GraphFiles.resolve(graph), registry: registry, overrides: overrides, preflight: true)

@@ -1,6 +1,7 @@
 // ToolGraph: how the tool commands (render, stabilize) run the graph they build — parse with
 // machine checks, events and a status line or progress bar on stderr, signals drain it.
 import ArgumentParser
+import CineCalibrate
 import CineGraph
 import CineNodes
 import CineViewfinder
@@ -23,12 +24,14 @@ enum ToolGraph {
     /// Builds `spec` (a graph made in code, or a config's) with `overrides` (`node.key=value`;
     /// its errors are printed and end the command with status 1), runs it, and shows progress: a
     /// bar when `progress` names the node whose frames count and how many there are, else the
-    /// status line. A failed run prints the summary table and exits 1.
+    /// status line. A failed run prints the summary table and exits 1. `onEvent` sees each event
+    /// with the runner (to drain it when a node says the work is done).
     static func run(_ spec: GraphSpec, overrides: [String] = [], logger: Logger, quiet: Bool,
-                    progress: (node: String, total: Int)?) throws -> ToolRun {
+                    progress: (node: String, total: Int)?,
+                    onEvent: (@Sendable (GraphEvent, GraphRunner) -> Void)? = nil) throws -> ToolRun {
         let graph: Graph
         do {
-            graph = try Graph.build(spec, registry: NodeRegistry.standard().withViewfinder(), overrides: overrides,
+            graph = try Graph.build(spec, registry: NodeRegistry.standard().withViewfinder().withCalibration(), overrides: overrides,
                                     preflight: true)
         } catch {
             printError("\(error)")
@@ -37,7 +40,10 @@ enum ToolGraph {
         var options = RunOptions()
         options.logger = logger
         let runner = GraphRunner(graph: graph, options: options)
-        runner.subscribe { printError($0.description) }
+        runner.subscribe { event in
+            printError(event.description)
+            onEvent?(event, runner)
+        }
         let signals = SignalHandler(runner: runner)
         signals.install()
         let started = Date()

@@ -1,5 +1,6 @@
 // `cinegraph validate`: check graph configs without running them.
 import ArgumentParser
+import CineCalibrate
 import CineGraph
 import CineNodes
 import CineViewfinder
@@ -17,7 +18,7 @@ struct ValidateCommand: ParsableCommand {
         var failed = 0
         for path in graphs {
             do {
-                let g = try Graph.load(contentsOf: GraphFiles.resolve(path), registry: NodeRegistry.standard().withViewfinder(), overrides: overrides, preflight: preflight)
+                let g = try Graph.load(contentsOf: GraphFiles.resolve(path), registry: NodeRegistry.standard().withViewfinder().withCalibration(), overrides: overrides, preflight: preflight)
                 print("ok: \(path) (\(g.nodes.count) nodes: \(g.nodes.map(\.name).joined(separator: ", ")))")
             } catch {
                 failed += 1

@@ -55,12 +55,24 @@ double reprojection(const std::vector<cv::Point3f> &object, const std::vector<cv
 
 }  // namespace
 
-int cgcv_find_chessboard(const uint8_t *gray, int width, int height, int stride, int cols, int rows,
+int cgcv_find_chessboard(const uint8_t *gray, int width, int height, int stride, int cols, int rows, int quick,
                          float *corners, char *error, int error_size) {
     return guarded(error, error_size, [&] {
         cv::Mat image(height, width, CV_8UC1, const_cast<uint8_t *>(gray), stride);
         cv::Size board(cols, rows);
         std::vector<cv::Point2f> found;
+        if (quick) {
+            bool ok = cv::findChessboardCorners(
+                image, board, found, cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK);
+            if (!ok || (int)found.size() != cols * rows) return 0;
+            cv::cornerSubPix(image, found, cv::Size(5, 5), cv::Size(-1, -1),
+                             cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 20, 0.03));
+            for (size_t i = 0; i < found.size(); i++) {
+                corners[2 * i] = found[i].x;
+                corners[2 * i + 1] = found[i].y;
+            }
+            return 1;
+        }
         // The quick search first; the exhaustive one (several times slower) only when it fails.
         bool ok = cv::findChessboardCornersSB(image, board, found, cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_ACCURACY);
         if (!ok)

@@ -12,8 +12,9 @@ public struct ChessboardFinder: Sendable {
     public init(board: Chessboard) { self.board = board }
 
     /// The corners (row by row, x fastest, in pixels), or `nil` when the whole board is not in
-    /// the picture. Reads plane 0 (grey, or the luma of I420 and NV12).
-    public func corners(in image: Image) throws(CalibrateError) -> [SIMD2<Float>]? {
+    /// the picture. Reads plane 0 (grey, or the luma of I420 and NV12). `quick` trades accuracy
+    /// for speed (the classic detector, tens of milliseconds): for live feedback, not to calibrate.
+    public func corners(in image: Image, quick: Bool = false) throws(CalibrateError) -> [SIMD2<Float>]? {
         guard image.format == .gray8 || image.format == .i420 || image.format == .nv12 else {
             throw CalibrateError("chessboard corners are found in grey or YUV pictures, not \(image.format)")
         }
@@ -22,7 +23,7 @@ public struct ChessboardFinder: Sendable {
         var error = [CChar](repeating: 0, count: 512)
         let found = cgcv_find_chessboard(
             luma.base.assumingMemoryBound(to: UInt8.self), Int32(luma.width), Int32(luma.height), Int32(luma.stride),
-            Int32(board.columns), Int32(board.rows), &xy, &error, Int32(error.count))
+            Int32(board.columns), Int32(board.rows), quick ? 1 : 0, &xy, &error, Int32(error.count))
         if found < 0 { throw CalibrateError("OpenCV could not search the picture: \(message(error))") }
         guard found == 1 else { return nil }
         return (0..<board.cornerCount).map { SIMD2(xy[2 * $0], xy[2 * $0 + 1]) }

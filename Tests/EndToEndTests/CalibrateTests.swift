@@ -3,6 +3,7 @@
 import CineCalibrate
 import CineGStreamer
 import CineMedia
+import CineTestSupport
 import CineVision
 import Foundation
 import Testing
@@ -82,5 +83,62 @@ func opencvPhotos(_ side: String) throws -> [String] {
         try ImageFile.write(Image(width: 320, height: 240, format: .gray8), to: small)
         try refused(Array(left.prefix(4)) + ["--right"] + right.prefix(3) + [small, "--board", "9x6", "-o", dir + "/a.yml"], "small.png is 320x240")
         try refused([dir + "/missing.jpg", "--right", small, "--board", "9x6", "-o", dir + "/a.yml"], "missing.jpg")
+    }
+
+    @Test func liveCalibrationInTheBrowser() async throws {
+        // A side-by-side camera showing a board held at 12 places in turn, each for 1.6 s (24
+        // frames at 15 fps): the pictures of a known rig, played in real time.
+        let dir = scratch("calibrate-live")
+        let rig = SyntheticStereoRig.usbCamera()
+        var frame = 0
+        for (i, pose) in rig.poses(count: 12, seed: 31).enumerated() {
+            let path = dir + "/pose\(i).png"
+            try ImageFile.write(rig.sideBySide(pose, seed: UInt64(i)), to: path)
+            for _ in 0..<24 {
+                try FileManager.default.createSymbolicLink(atPath: dir + String(format: "/f%04d.png", frame), withDestinationPath: path)
+                frame += 1
+            }
+        }
+        let port = try WebDriver.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: releaseBinary ?? binary)
+        process.currentDirectoryURL = root
+        process.arguments = [
+            "calibrate", "--source", "multifilesrc location=\(dir)/f%04d.png caps=image/png,framerate=15/1 ! pngdec ! identity sync=true ! videoconvert",
+            "--size", "2560x720", "--fps", "15", "--layout", "sbs", "--port", "\(port)", "--board", "9x6", "--square", "25",
+            "--pairs", "10", "--keep", dir + "/kept", "-o", dir + "/live.yml",
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let stderr = Task.detached { String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+
+        // The page shows both views with the corners drawn, and says when a pair is kept.
+        let browser = try await WebDriver(width: 1300, height: 560)
+        defer { browser.quit() }
+        try await eventually(20, "the calibration page") {
+            (try? await browser.open(URL(string: "http://127.0.0.1:\(port)/")!)) != nil
+        }
+        try await eventually(20, "both views at half size in the page") {
+            try await browser.execute("return document.getElementById('frame').naturalWidth") as? Int == 1280
+        }
+        try await eventually(30, "a kept pair announced") {
+            let toast = try await browser.execute("return document.getElementById('toast').textContent") as? String ?? ""
+            return toast.contains("kept")
+        }
+        try await browser.screenshot("calibrate-live")
+
+        // When the board has been everywhere (or the camera's stream ends) the pair is calibrated.
+        try await eventually(90, "the live calibration to finish") { !process.isRunning }
+        let log = await stderr.value
+        #expect(process.terminationStatus == 0, "\(log)")
+        #expect(log.contains("calibration-pair"), "\(log)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir + "/kept").filter { $0.hasPrefix("pair-") }
+        #expect(kept.count >= 10 && kept.count <= 12, "\(kept)")
+        let c = try StereoCalibration.load(contentsOf: dir + "/live.yml")
+        #expect(abs(c.left.matrix[0] / rig.truth.left.matrix[0] - 1) < 0.005, "fx \(c.left.matrix[0])")
+        #expect(abs(c.baseline / rig.truth.baseline - 1) < 0.01, "baseline \(c.baseline)")
     }
 }

@@ -11,9 +11,11 @@ extern "C" {
 
 /// Finds the inner corners of a cols×rows chessboard in an 8-bit grey picture, to sub-pixel
 /// accuracy (the sector-based detector, findChessboardCornersSB, with the classic detector and
-/// cornerSubPix as a fallback). Writes 2·cols·rows floats (x, y; row by row, x fastest) and
-/// returns 1 when the whole board was found, 0 when not, -1 on an error (message in `error`).
-int cgcv_find_chessboard(const uint8_t *gray, int width, int height, int stride, int cols, int rows,
+/// cornerSubPix as a fallback). With `quick`, only the classic detector with its fast check for
+/// a board and a small cornerSubPix window: tens of milliseconds, for live feedback. Writes
+/// 2·cols·rows floats (x, y; row by row, x fastest) and returns 1 when the whole board was
+/// found, 0 when not, -1 on an error (message in `error`).
+int cgcv_find_chessboard(const uint8_t *gray, int width, int height, int stride, int cols, int rows, int quick,
                          float *corners, char *error, int error_size);
 
 /// The result of a stereo calibration. Matrices are row-major doubles.

@@ -167,6 +167,8 @@ function connectEvents() {
       if (msg.name === "still-saved") toast("still saved: " + msg.fields.path);
       if (msg.name === "recording-started") showRecording(true);
       if (msg.name === "movie-saved") showRecording(false);
+      // Live calibration (cinegraph calibrate --device): each kept pair, and when there are enough.
+      if (msg.name === "calibration-pair" || msg.name === "calibration-enough") toast(msg.fields.message);
     }
   };
   ws.onclose = () => setTimeout(connectEvents, 1000);
