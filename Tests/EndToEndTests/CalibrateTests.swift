@@ -124,9 +124,10 @@ func opencvPhotos(_ side: String) throws -> [String] {
         try await eventually(20, "both views at half size in the page") {
             try await browser.execute("return document.getElementById('frame').naturalWidth") as? Int == 1280
         }
-        try await eventually(30, "a kept pair announced") {
+        try await eventually(40, "three kept pairs announced") {
             let toast = try await browser.execute("return document.getElementById('toast').textContent") as? String ?? ""
-            return toast.contains("kept")
+            let kept = try await browser.execute("return cg.events.filter((e) => e.name === 'calibration-pair').length") as? Int ?? 0
+            return toast.contains("kept") && kept >= 3
         }
         try await browser.screenshot("calibrate-live")
 
