@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "CineGStreamerTests", dependencies: ["CineGStreamer", "CineMedia"], swiftSettings: strict),
         .testTarget(
-            name: "CineNodesTests", dependencies: ["CineTestSupport", "CineNodes", "CineViewfinder", "CineGraph", "CineVision", "CineGStreamer"],
+            name: "CineNodesTests", dependencies: ["CineCalibrate", "CineTestSupport", "CineNodes", "CineViewfinder", "CineGraph", "CineVision", "CineGStreamer"],
             swiftSettings: strict),
         .testTarget(
             name: "CineViewfinderTests",

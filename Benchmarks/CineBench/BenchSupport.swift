@@ -91,3 +91,11 @@ func report(_ name: String, _ value: String) {
     print(String(format: "%-58@ %@", name as NSString, value))
     reported.withLock { $0.append((name, value)) }
 }
+
+/// This process's CPU seconds (user + system, every thread) so far.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}

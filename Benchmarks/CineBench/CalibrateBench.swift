@@ -115,14 +115,6 @@ func runCalibrateBench() throws {
                   cpu / Double(got) * 1000, got, wall, peerCPU / Double(frames) * 1000, cpu / peerCPU * Double(frames) / Double(got)))
 }
 
-/// This process's CPU seconds (user + system, every thread) so far.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-
 /// What `cinegraph calibrate --json` says, the part the bench reads.
 private struct OurCalibration: Decodable {
     var rms: Double

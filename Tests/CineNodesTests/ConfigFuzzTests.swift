@@ -4,6 +4,7 @@
 // alias bombs). Every case must end in a graph or in errors that each name file:line:column —
 // no crash, no hang, no other kind of error. A fixed seed and 10,000 cases in CI;
 // `CINEGRAPH_FUZZ_CASES=1000000 CINEGRAPH_FUZZ_SEED=7 swift test --filter ConfigFuzz` for longer runs.
+import CineCalibrate
 import CineGraph
 import CineNodes
 import CineViewfinder
@@ -107,7 +108,7 @@ struct ConfigMutator {
         let started = DispatchTime.now().uptimeNanoseconds
         accepted = false
         do {
-            _ = try Graph.parse(text, file: file, registry: NodeRegistry.standard().withViewfinder())
+            _ = try Graph.parse(text, file: file, registry: NodeRegistry.standard().withViewfinder().withCalibration())
             accepted = true
         } catch let errors as ConfigErrors {
             if errors.errors.isEmpty { return "an empty error list" }
@@ -176,7 +177,7 @@ struct ConfigMutator {
             let override = random.pick(["\(target).\(key)=\(random.pick(ConfigMutator.values))", "\(target)", "=",
                                         "\(target).\(key)", "\(target).\(key)==x"])
             do {
-                _ = try Graph.parse(text, file: "o.conf", registry: NodeRegistry.standard().withViewfinder(), overrides: [override])
+                _ = try Graph.parse(text, file: "o.conf", registry: NodeRegistry.standard().withViewfinder().withCalibration(), overrides: [override])
             } catch let errors as ConfigErrors {
                 #expect(errors.errors.allSatisfy { !$0.message.isEmpty }, "case \(n): \(override)")
             } catch {

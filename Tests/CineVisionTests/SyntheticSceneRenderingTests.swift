@@ -21,6 +21,19 @@ import Testing
         #expect(planeBytes(a.truth) == planeBytes(b.truth))
     }
 
+    @Test func theSetPaintedOnceGivesTheSameBytesAsPaintedEveryFrame() {
+        // Noise, a dark spell and people passing: the cached set changes nothing a frame shows.
+        var config = SyntheticScene.Configuration(width: 322, height: 182, seed: 3, subjectCount: 4)
+        config.lightDrop = .init(start: 5, duration: 4, level: 0.4)
+        let cached = SyntheticScene(config), painted = SyntheticScene(config, cachingTheSet: false)
+        for index in [0, 150, 200, 390, 520] {
+            let a = cached.renderFrame(index), b = painted.renderFrame(index)
+            #expect(planeBytes(a.left) == planeBytes(b.left), "frame \(index) left")
+            #expect(planeBytes(a.right) == planeBytes(b.right), "frame \(index) right")
+            #expect(planeBytes(a.truth) == planeBytes(b.truth), "frame \(index) truth")
+        }
+    }
+
     @Test func differentSeedsRenderDifferentFrames() {
         let a = SyntheticScene(.init(width: 160, height: 90, seed: 7)).renderFrame(190)
         let b = SyntheticScene(.init(width: 160, height: 90, seed: 8)).renderFrame(190)

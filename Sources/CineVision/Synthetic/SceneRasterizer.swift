@@ -37,20 +37,31 @@ struct SceneRasterizer: @unchecked Sendable {
 
     /// Renders chroma rows `chromaRows` and the luma rows they cover, of view `view` (0 = left,
     /// 1 = right). `groundTruth` (float32, left view only) receives each pixel's front-most disparity.
+    /// With `background`, each row starts as a copy of the background's row (the layers are
+    /// then those in front of it); without, the layers must cover every pixel.
     func render(
         view: Int, chromaRows: Range<Int>, luma: Plane, cb: Plane, cr: Plane, groundTruth: Plane?,
-        scratch: UnsafeMutablePointer<UInt8>
+        background: SceneBackground?, scratch: UnsafeMutablePointer<UInt8>
     ) {
         let lumaScratch = scratch
         let cbScratch = scratch + SceneTexture.maximumSize + 16
         let crScratch = cbScratch + SceneTexture.maximumSize + 16
+        let back = background.map { ($0.views[view].plane(0), $0.views[view].plane(1), $0.views[view].plane(2), $0.truth.plane(0)) }
         for c in chromaRows {
             var y = 2 * c
             while y < min(2 * c + 2, height) {
+                if let back {
+                    luma.row(y).copyMemory(from: back.0.row(y), byteCount: width)
+                    if let groundTruth { groundTruth.row(y).copyMemory(from: back.3.row(y), byteCount: width * 4) }
+                }
                 renderLumaRow(
                     y, view: view, into: luma.row(y, as: UInt8.self),
                     groundTruth: groundTruth?.row(y, as: Float.self), scratch: lumaScratch)
                 y += 1
+            }
+            if let back {
+                cb.row(c).copyMemory(from: back.1.row(c), byteCount: cb.width)
+                cr.row(c).copyMemory(from: back.2.row(c), byteCount: cr.width)
             }
             renderChromaRow(
                 c, view: view, cb: cb.row(c, as: UInt8.self), cr: cr.row(c, as: UInt8.self),
