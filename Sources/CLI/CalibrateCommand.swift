@@ -5,6 +5,7 @@ import ArgumentParser
 import CineCalibrate
 import CineGStreamer
 import CineMedia
+import CineNodes
 import CineVision
 import Foundation
 import Synchronization
@@ -151,14 +152,8 @@ struct CalibrateCommand: ParsableCommand {
     private func views(_ paths: [String], _ layout: CalibrationLayout) throws -> (left: Image, right: Image) {
         if paths.count == 2 { return (try ImageFile.read(paths[0], as: .gray8), try ImageFile.read(paths[1], as: .gray8)) }
         let whole = try ImageFile.read(paths[0], as: .gray8)
-        switch layout {
-        case .tb:
-            let h = whole.height / 2
-            return (whole.cropped(x: 0, y: 0, width: whole.width, height: h), whole.cropped(x: 0, y: h, width: whole.width, height: h))
-        default:
-            let w = whole.width / 2
-            return (whole.cropped(x: 0, y: 0, width: w, height: whole.height), whole.cropped(x: w, y: 0, width: w, height: whole.height))
-        }
+        let views = (layout == .tb ? StereoLayout.topBottom : .sideBySide).split(whole)
+        return (views.left, views.right!)
     }
 
     private func write(_ text: String, to path: String) throws {

@@ -4,6 +4,7 @@
 import CineGStreamer
 import CineGraph
 import CineMedia
+import CineVision
 import Dispatch
 import Foundation
 
@@ -105,6 +106,7 @@ final class ChessboardWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "cinegraph.chessboard", qos: .utility)
     private let group = DispatchGroup()
     private let finder: ChessboardFinder
+    private let resizer = ImageResizer()
     private let folder: String
     private var capture: CalibrationCapture
     private var busy = false
@@ -134,7 +136,8 @@ final class ChessboardWorker: @unchecked Sendable {
     func wait() { group.wait() }
 
     private func search(_ left: Image, _ right: Image) {
-        let half = (ChessboardOverlay.halve(left), ChessboardOverlay.halve(right))
+        let half = (resizer.resize(left, width: left.width / 2, height: left.height / 2),
+                    resizer.resize(right, width: right.width / 2, height: right.height / 2))
         let found = [half.0, half.1].map { (try? finder.corners(in: $0, quick: true)) ?? nil }.map { $0?.map { $0 * 2 + 0.5 } }
         var path = ""
         let verdict = lock.withLock { capture.offer(left: found[0], right: found[1]) }

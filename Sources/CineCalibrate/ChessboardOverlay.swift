@@ -43,20 +43,6 @@ enum ChessboardOverlay {
         }
         return out
     }
-
-    /// A grey picture at half size (2×2 box average).
-    static func halve(_ image: Image) -> Image {
-        let w = image.width / 2, h = image.height / 2
-        let out = Image(width: w, height: h, format: .gray8)
-        let src = image.plane(0), dst = out.plane(0)
-        for y in 0..<h {
-            let a = src.row(2 * y, as: UInt8.self), b = src.row(2 * y + 1, as: UInt8.self), d = dst.row(y, as: UInt8.self)
-            for x in 0..<w {
-                d[x] = UInt8((UInt16(a[2 * x]) + UInt16(a[2 * x + 1]) + UInt16(b[2 * x]) + UInt16(b[2 * x + 1]) + 2) >> 2)
-            }
-        }
-        return out
-    }
 }
 
 extension NodeRegistry {

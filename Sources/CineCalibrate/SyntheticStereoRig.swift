@@ -23,7 +23,7 @@ public struct SyntheticStereoRig: Sendable {
             matrix: [1002, 0, 647, 0, 998, 355, 0, 0, 1], distortion: [-0.12, 0.05, 0.001, -0.0008, 0])
         let right = StereoCalibration.Camera(
             matrix: [995, 0, 633, 0, 992, 366, 0, 0, 1], distortion: [-0.11, 0.04, -0.0006, 0.0009, 0])
-        let rotation = Rotation.rodrigues([0.006, -0.012, 0.004])
+        let rotation = StereoRectifier.rodrigues(vector: [0.006, -0.012, 0.004])
         let truth = StereoCalibration(
             left: left, right: right, rotation: rotation, translation: [-60, 0.4, -0.8], imageWidth: 1280, imageHeight: 720)
         return SyntheticStereoRig(truth: truth, board: try! Chessboard(columns: 9, rows: 6, square: 25))
@@ -59,10 +59,10 @@ public struct SyntheticStereoRig: Sendable {
             let u = w * (0.18 + 0.64 * Double(spot % 4) / 3) + rng.uniform(-40, 40)
             let v = h * (0.2 + 0.6 * Double(spot / 4) / 2) + rng.uniform(-30, 30)
             let z = rng.uniform(450, 900)
-            let r = Rotation.rodrigues([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-0.3, 0.3)])
+            let r = StereoRectifier.rodrigues(vector: [rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-0.3, 0.3)])
             let centre = SIMD3((u - k[2]) / k[0] * z, (v - k[5]) / k[4] * z, z)
             let half = SIMD3(Double(board.columns - 1) * board.square / 2, Double(board.rows - 1) * board.square / 2, 0)
-            let pose = Pose(rotation: r, translation: centre - Rotation.apply(r, half))
+            let pose = Pose(rotation: r, translation: centre - rotate(r, half))
             if fits(pose) { out.append(pose) }
         }
         return out
@@ -99,7 +99,7 @@ public struct SyntheticStereoRig: Sendable {
     /// Where a point of the board lands in view 0 (left) or 1 (right), distortion included.
     public func project(_ p: SIMD3<Double>, pose: Pose, view: Int) -> SIMD2<Double>? {
         let (r, t) = cameraPose(pose, view: view)
-        let x = Rotation.apply(r, p) + t
+        let x = rotate(r, p) + t
         guard x.z > 0 else { return nil }
         let cam = view == 0 ? truth.left : truth.right
         let d = Lens.distort(SIMD2(x.x / x.z, x.y / x.z), cam.distortion)
@@ -117,7 +117,7 @@ public struct SyntheticStereoRig: Sendable {
 
     func cameraPose(_ pose: Pose, view: Int) -> ([Double], SIMD3<Double>) {
         guard view == 1, let r = truth.rotation, let t = truth.translation else { return (pose.rotation, pose.translation) }
-        return (Rotation.multiply(r, pose.rotation), Rotation.apply(r, pose.translation) + SIMD3(t[0], t[1], t[2]))
+        return (StereoRectifier.multiply3(r, pose.rotation), rotate(r, pose.translation) + SIMD3(t[0], t[1], t[2]))
     }
 
     /// The picture view 0 (left) or 1 (right) takes of the board at `pose`: a white sheet with
@@ -172,15 +172,7 @@ extension SyntheticStereoRig {
     /// Both views of `pose` in one grey picture, left half and right half — what a side-by-side
     /// USB stereo camera delivers.
     public func sideBySide(_ pose: Pose, seed: UInt64) -> Image {
-        let views = [render(pose, view: 0, seed: seed), render(pose, view: 1, seed: seed &+ 1)]
-        let w = views[0].width, h = views[0].height
-        let out = Image(width: 2 * w, height: h, format: .gray8)
-        let dst = out.plane(0)
-        for (i, view) in views.enumerated() {
-            let src = view.plane(0)
-            for y in 0..<h { (dst.row(y) + i * w).copyMemory(from: src.row(y), byteCount: w) }
-        }
-        return out
+        Image.packed(render(pose, view: 0, seed: seed), render(pose, view: 1, seed: seed &+ 1))
     }
 }
 
@@ -234,40 +226,10 @@ enum Lens {
     }
 }
 
-/// Small rotation helpers (3×3 row-major).
-enum Rotation {
-    static func rodrigues(_ w: [Double]) -> [Double] {
-        let theta = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).squareRoot()
-        guard theta > 1e-12 else { return [1, 0, 0, 0, 1, 0, 0, 0, 1] }
-        let k = w.map { $0 / theta }, c = cos(theta), s = sin(theta), v = 1 - c
-        var r = [Double](repeating: 0, count: 9)
-        // c·I + s·[k]× + (1 − c)·k kᵀ
-        let cross: [Double] = [0, -k[2], k[1], k[2], 0, -k[0], -k[1], k[0], 0]
-        for i in 0..<3 {
-            for j in 0..<3 {
-                let outer: Double = k[i] * k[j] * v
-                r[i * 3 + j] = (i == j ? c : 0) + s * cross[i * 3 + j] + outer
-            }
-        }
-        return r
-    }
-
-    static func apply(_ r: [Double], _ p: SIMD3<Double>) -> SIMD3<Double> {
-        let x: Double = r[0] * p.x + r[1] * p.y + r[2] * p.z
-        let y: Double = r[3] * p.x + r[4] * p.y + r[5] * p.z
-        let z: Double = r[6] * p.x + r[7] * p.y + r[8] * p.z
-        return SIMD3(x, y, z)
-    }
-
-    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
-        var m = [Double](repeating: 0, count: 9)
-        for i in 0..<3 {
-            for j in 0..<3 {
-                var sum = 0.0
-                for k in 0..<3 { sum += a[i * 3 + k] * b[k * 3 + j] }
-                m[i * 3 + j] = sum
-            }
-        }
-        return m
-    }
+/// A 3×3 row-major rotation applied to a point.
+func rotate(_ r: [Double], _ p: SIMD3<Double>) -> SIMD3<Double> {
+    let x: Double = r[0] * p.x + r[1] * p.y + r[2] * p.z
+    let y: Double = r[3] * p.x + r[4] * p.y + r[5] * p.z
+    let z: Double = r[6] * p.x + r[7] * p.y + r[8] * p.z
+    return SIMD3(x, y, z)
 }

@@ -172,9 +172,9 @@ public struct StereoRectifier: Sendable {
         luma[view].apply(src, into: dst, outside: 0)
     }
 
-    // MARK: 3×3 helpers (row-major)
+    // MARK: 3×3 helpers (row-major; `package`: the calibration's simulated rig uses them too)
 
-    static func rodrigues(vector w: [Double]) -> [Double] {
+    package static func rodrigues(vector w: [Double]) -> [Double] {
         let theta = (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).squareRoot()
         if theta < 1e-12 { return [1, 0, 0, 0, 1, 0, 0, 0, 1] }
         let kx = w[0] / theta, ky = w[1] / theta, kz = w[2] / theta
@@ -194,14 +194,14 @@ public struct StereoRectifier: Sendable {
         return [(r[7] - r[5]) / s * theta, (r[2] - r[6]) / s * theta, (r[3] - r[1]) / s * theta]
     }
 
-    static func multiply(_ m: [Double], _ v: [Double]) -> [Double] {
+    package static func multiply(_ m: [Double], _ v: [Double]) -> [Double] {
         [
             m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
             m[6] * v[0] + m[7] * v[1] + m[8] * v[2],
         ]
     }
 
-    static func multiply3(_ a: [Double], _ b: [Double]) -> [Double] {
+    package static func multiply3(_ a: [Double], _ b: [Double]) -> [Double] {
         var out = [Double](repeating: 0, count: 9)
         for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { out[i * 3 + j] += a[i * 3 + k] * b[k * 3 + j] } } }
         return out
