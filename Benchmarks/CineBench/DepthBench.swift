@@ -2,7 +2,8 @@
 // takes rendered from the stereo matcher's map (at its processing resolution, and upsampled to the
 // frame edge-aware), from that map refined with the person matte (PersonDepthRefiner), from the
 // exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
-// do), and from the exact disparity; PSNR of each render against the exact one over the whole frame
+// do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
+// and by the full-resolution views (StereoEdgeRefiner), and from the exact disparity; PSNR of each render against the exact one over the whole frame
 // and within 12 px of the true depth edges, and the refinement's cost. `DEPTH_DUMP=folder` writes
 // seed 1's frame 160 as pictures (frame, maps, renders, their difference).
 import CineInference
@@ -26,7 +27,13 @@ func runDepthBench() throws {
         var rows: [(String, [DepthRenderComparison])] = [
             ("matcher (320×180)", []), ("matcher, edge-aware to 1280×720", []), ("matcher + person refinement", []),
             ("exact disparity averaged to 320×180", []),
+            ("matcher + matte outline", []), ("matcher + person refinement + matte outline", []),
+            ("exact averaged + matte outline", []),
+            ("matcher + stereo edges", []), ("matcher + person refinement + stereo edges", []),
+            ("exact averaged + stereo edges", []),
         ]
+        var edges = StereoEdgeRefiner()
+        var outline = MatteEdgeRefiner()
         for frame in stride(from: 120, to: 240, by: 20) {
             let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
             let truth = Image(width: w, height: h, format: .float32)
@@ -37,9 +44,16 @@ func runDepthBench() throws {
             let better = refiner.refine(map, matte: matte)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             let exact = DisparityMap(values: truth, referenceWidth: w, referenceHeight: h)
+            let averaged = DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h)
+            func drawn(_ m: DisparityMap) -> DisparityMap {
+                let r = outline.refine(m, matte: matte, guide: left)
+                return DisparityMap(values: r.values.copy(), referenceWidth: w, referenceHeight: h)
+            }
             let maps = [
-                map, try edgeAware.match(left: left, right: right), better,
-                DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h),
+                map, try edgeAware.match(left: left, right: right), better, averaged,
+                drawn(map), drawn(better), drawn(averaged),
+                edges.refine(map, left: left, right: right), edges.refine(better, left: left, right: right),
+                edges.refine(averaged, left: left, right: right),
             ]
             for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
             if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
@@ -109,3 +123,4 @@ private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, m
         }
     }
 }
+
