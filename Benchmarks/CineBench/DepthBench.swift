@@ -3,7 +3,8 @@
 // frame edge-aware), from that map refined with the person matte (PersonDepthRefiner), from the
 // exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
 // do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
-// and by the full-resolution views (StereoEdgeRefiner), and from the exact disparity; PSNR of each render against the exact one over the whole frame
+// and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
+// the other's samples near the true edges (what the outline is worth), and from the exact disparity; PSNR of each render against the exact one over the whole frame
 // and within 12 px of the true depth edges, and the refinement's cost. `DEPTH_DUMP=folder` writes
 // seed 1's frame 160 as pictures (frame, maps, renders, their difference).
 import CineInference
@@ -31,6 +32,7 @@ func runDepthBench() throws {
             ("exact averaged + matte outline", []),
             ("matcher + stereo edges", []), ("matcher + person refinement + stereo edges", []),
             ("exact averaged + stereo edges", []),
+            ("refined, but exact within 2 samples of true edges", []), ("exact averaged, but refined within 2 samples of true edges", []),
         ]
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
@@ -54,6 +56,7 @@ func runDepthBench() throws {
                 drawn(map), drawn(better), drawn(averaged),
                 edges.refine(map, left: left, right: right), edges.refine(better, left: left, right: right),
                 edges.refine(averaged, left: left, right: right),
+                mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
             ]
             for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
             if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
@@ -124,3 +127,19 @@ private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, m
     }
 }
 
+
+/// `base` with the samples within 2 of a depth step of `truth` taken from `outline`: what the
+/// outline band is worth, against what the rest is.
+func mix(_ base: DisparityMap, _ outline: DisparityMap, outlineFrom truth: DisparityMap) -> DisparityMap {
+    let w = base.values.width, h = base.values.height
+    let out = base.values.copy()
+    let t = truth.values.plane(0)
+    for y in 0..<h {
+        for x in 0..<w {
+            var edge = false
+            for yy in max(0, y - 2)...min(h - 1, y + 2) { for xx in max(0, x - 2)...min(w - 1, x + 2) where abs(t.row(yy, as: Float.self)[xx] - t.row(y, as: Float.self)[x]) > 2 { edge = true } }
+            if edge { out.plane(0).row(y, as: Float.self)[x] = outline.values.plane(0).row(y, as: Float.self)[x] }
+        }
+    }
+    return DisparityMap(values: out, referenceWidth: base.referenceWidth, referenceHeight: base.referenceHeight)
+}
