@@ -14,6 +14,11 @@ public struct RunOptions: Sendable {
     /// at 30 fps, enough for an encoder's start (≈ 0.65 s for x264 at 1080p) or a burst of load.
     /// Costs memory only while a consumer is behind (a 1080p stereo frame is 6 MB).
     public var liveTakeQueueCapacity = 45
+    /// Complete instants waiting behind the current one from which a live take's analysis node
+    /// (``Node/carriesForward``) sends its last outputs for that instant instead of computing it:
+    /// 3 is 0.1 s at 30 fps. 0 turns carrying off (a slow analysis then loses frames of the take
+    /// once its queue is full).
+    public var carryBacklog = 3
     /// Whether a live graph's preview nodes are turned down under load (``LoadPolicy``).
     public var adaptive = true
     /// The load controller's tick, in seconds.
@@ -111,9 +116,12 @@ public final class GraphRunner: Sendable {
             let connected = Set(n.description.outputs.map(\.name).filter {
                 !(consumers[PortReference(node: n.name, port: $0)] ?? []).isEmpty
             })
+            // Only a live node of the take carries forward: offline edges wait, previews shed.
+            let live = inboxes[n.name]!.stats.contains { $0.policy == .dropOldest }
+            let carries = n.description.carriesForward && n.priority == .take && live
             let runner = NodeRunner(node: n, inbox: inboxes[n.name]!, connectedOutputs: connected,
                                     logger: options.logger, stopFlag: stopFlag, events: events,
-                                    control: control) { failure in
+                                    control: control, carryBacklog: carries ? options.carryBacklog : 0) { failure in
                 log.info("\(failure.description)")
                 failures.append(failure)
                 stopFlag.set()

@@ -17,6 +17,8 @@ enum PacketBody: @unchecked Sendable {
 struct Packet: Sendable {
     var timestamp: Timestamp
     var body: PacketBody
+    /// Nodes whose outputs were carried forward for this instant, at or upstream of the producer.
+    var carried: [String] = []
 }
 
 /// How an edge behaves when its queue is full.
@@ -125,8 +127,9 @@ final class Inbox: @unchecked Sendable {
     }
 
     enum Next {
-        /// Packets of one instant, one per port (`nil` for a skip).
-        case instant(Timestamp, [(any Sendable)?])
+        /// Packets of one instant, one per port (`nil` for a skip); the nodes carried upstream
+        /// (the union of the packets', sorted); and how many complete instants still wait behind it.
+        case instant(Timestamp, [(any Sendable)?], carried: [String], backlog: Int)
         /// Requests for the control channel.
         case controls([PendingControl])
         /// An input ended: no instant can be joined any more.
@@ -168,13 +171,16 @@ final class Inbox: @unchecked Sendable {
                 }
                 var values: [(any Sendable)?] = []
                 values.reserveCapacity(queues.count)
+                var carried: [String] = []
                 for p in queues.indices {
                     let packet = queues[p].removeFirst()
                     stats[p].depth = queues[p].count
                     if case .value(let v) = packet.body { values.append(v) } else { values.append(nil) }
+                    if !packet.carried.isEmpty { carried = carried.isEmpty ? packet.carried : Array(Set(carried + packet.carried)).sorted() }
                 }
+                let backlog = queues.map { q in q.count { if case .value = $0.body { return true } else { return false } } }.min() ?? 0
                 if waitingProducers > 0 { condition.broadcast() }
-                return .instant(newest, values)
+                return .instant(newest, values, carried: carried, backlog: backlog)
             }
             waitingConsumer = true
             condition.wait()

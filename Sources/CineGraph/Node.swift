@@ -41,6 +41,14 @@ public protocol Node: SendableMetatype {
     /// is short (``NodeAdaptation``: the lighter values, from level 1 on; level 0 is the
     /// configured value). Empty by default.
     static var adaptations: [NodeAdaptation] { get }
+    /// Whether the node's outputs may stand in for an instant it did not process: analysis
+    /// (disparity, detections, a matte) whose last value is a fair guess for the next frame. In a
+    /// live take, when such a node falls more than ``RunOptions/carryBacklog`` instants behind,
+    /// the runtime sends its last outputs again for the older instants and processes the newest,
+    /// so the frames of the take are never lost to a slow analysis; each carried instant names the
+    /// node in ``NodeContext/carried`` downstream (sinks record it). `false` by default: a node
+    /// whose output *is* the frame (a stabilizer, an encoder) must process every one.
+    static var carriesForward: Bool { get }
     /// Opens resources (pipelines, files) before the first packet.
     mutating func start(_ ctx: inout NodeContext) throws
     /// Processes one instant: read inputs, assign outputs.
@@ -59,6 +67,7 @@ extension Node {
     public var isLive: Bool { false }
     public static var priority: NodePriority? { nil }
     public static var adaptations: [NodeAdaptation] { [] }
+    public static var carriesForward: Bool { false }
     public mutating func start(_ ctx: inout NodeContext) throws {}
     public mutating func finish(_ ctx: inout NodeContext) throws {}
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {
@@ -81,6 +90,11 @@ public struct NodeContext {
     public var timestamp: Timestamp = .zero
     /// How many instants this node has processed before this one.
     public internal(set) var frameIndex: Int = 0
+    /// The nodes whose outputs were carried forward (not computed) for the instant being
+    /// processed, upstream of this node (``Node/carriesForward``), sorted; empty when everything
+    /// was computed. Packets this node sends carry it on. A node that holds instants back and
+    /// sends them later (a lookahead) sets it to the held instant's before emitting it.
+    public var carried: [String] = []
     /// A logger labelled with the node's name.
     public let logger: Logger
     /// A pool for the images this node produces.
@@ -93,7 +107,7 @@ public struct NodeContext {
     let events: EventHub
     var ended = false
     /// Sends the outputs assigned so far downstream, stamped with the given instant.
-    let emitter: (Timestamp) -> Void
+    let emitter: (Timestamp, [String]) -> Void
     /// Whether ``emit(at:)`` was called during the current call.
     var emittedInCall = false
     /// The running graph: send commands to other nodes, subscribe to events, read counters.
@@ -103,7 +117,7 @@ public struct NodeContext {
 
     init(nodeName: String, logger: Logger, pool: ImagePool, connectedOutputs: Set<String>, stopFlag: StopFlag,
          events: EventHub, graph: GraphControl, clock: any NodeClock = SystemNodeClock(),
-         emitter: @escaping (Timestamp) -> Void) {
+         emitter: @escaping (Timestamp, [String]) -> Void) {
         self.nodeName = nodeName
         self.logger = logger
         self.pool = pool
@@ -122,7 +136,7 @@ public struct NodeContext {
     /// Stamps must increase from packet to packet. Outputs not assigned are sent as a skip. When a
     /// call has used `emit`, nothing more is sent for it unless outputs are assigned again.
     public mutating func emit(at time: Timestamp) {
-        emitter(time)
+        emitter(time, carried)
         emittedInCall = true
     }
 

@@ -51,6 +51,8 @@ public struct NodeDescription: Sendable {
     public var priority: NodePriority?
     /// The knobs the load controller may turn down (``Node/adaptations``).
     public var adaptations: [NodeAdaptation]
+    /// Whether a live take may carry the node's last outputs forward (``Node/carriesForward``).
+    public var carriesForward: Bool
     let make: @Sendable () -> any Node
 
     /// Reads the declaration of `type` from a default instance; `make` creates the instances
@@ -64,6 +66,7 @@ public struct NodeDescription: Sendable {
         commands = N.commands
         priority = N.priority
         adaptations = N.adaptations
+        carriesForward = N.carriesForward
         inputs = slots.inputs.map {
             PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
                             doc: $0.doc, isOptional: $0.optional, formats: $0.formats)

@@ -43,7 +43,7 @@ public struct NodeHarness<N: Node> {
         context = NodeContext(nodeName: N.kind, logger: Logger(label: "harness.\(N.kind)"), pool: ImagePool(),
                               connectedOutputs: connectedOutputs ?? Set(slots.outputs.map(\.name)),
                               stopFlag: StopFlag(), events: hub, graph: GraphControl(nodes: [], events: hub),
-                              clock: clock) { t in
+                              clock: clock) { t, _ in
             var out: [String: any Sendable] = [:]
             for slot in outputs { if let v = slot.take() { out[slot.name] = v } }
             queue.append(UntypedPacket(timestamp: t, outputs: out))

@@ -39,6 +39,8 @@ public struct NodeStats: Sendable {
     public var processed = 0
     /// Instants skipped because a required input had no value.
     public var skipped = 0
+    /// Instants whose outputs were the last ones sent again, not computed (``Node/carriesForward``).
+    public var carried = 0
     /// Total time inside `process`, in nanoseconds.
     public var busyNanoseconds: UInt64 = 0
     /// The longest `process` call, in nanoseconds.
@@ -72,10 +74,17 @@ final class NodeRunner: @unchecked Sendable {
     private let finishedFlag = Atomic<Bool>(false)
 
     private let control: GraphControl
+    /// Instants behind from which a live take's analysis carries forward (0 = never; see ``Node/carriesForward``).
+    private let carryBacklog: Int
+    /// The last value sent on each output (kept only when the node may carry forward).
+    private var lastOutputs: [(any Sendable)?]
 
     init(node: GraphNode, inbox: Inbox, connectedOutputs: Set<String>, logger: Logger, stopFlag: StopFlag,
-         events: EventHub, control: GraphControl, onFailure: @escaping @Sendable (NodeFailure) -> Void) {
+         events: EventHub, control: GraphControl, carryBacklog: Int = 0,
+         onFailure: @escaping @Sendable (NodeFailure) -> Void) {
         self.graphNode = node
+        self.carryBacklog = carryBacklog
+        self.lastOutputs = Array(repeating: nil, count: node.description.outputs.count)
         self.inbox = inbox
         self.connectedOutputs = connectedOutputs
         self.stats = Mutex(NodeStats(name: node.name, kind: node.description.kind))
@@ -116,7 +125,7 @@ final class NodeRunner: @unchecked Sendable {
         var node = instance
         var ctx = NodeContext(nodeName: graphNode.name, logger: logger, pool: ImagePool(),
                               connectedOutputs: connectedOutputs, stopFlag: stopFlag, events: events,
-                              graph: control) { [self] t in self.emit(slots, at: t) }
+                              graph: control) { [self] t, carried in self.emit(slots, at: t, carried: carried) }
         var phase = NodePhase.start
         do {
             try node.start(&ctx)
@@ -165,7 +174,7 @@ final class NodeRunner: @unchecked Sendable {
             let produced = slots.outputs.contains { $0.hasValue }
             if produced || ctx.emittedInCall {
                 record(t0 + ctx.idleNanoseconds, ctx.timestamp)
-                if produced { emit(slots, at: ctx.timestamp) }
+                if produced { emit(slots, at: ctx.timestamp, carried: ctx.carried) }
                 ctx.frameIndex += 1
             }
         }
@@ -183,11 +192,20 @@ final class NodeRunner: @unchecked Sendable {
                 return
             case .controls(let c):
                 handle(c, &node, &ctx, slots)
-            case .instant(let t, let values):
+            case .instant(let t, let values, let carried, let backlog):
                 ctx.timestamp = t
+                ctx.carried = carried
+                // A live take's analysis that has fallen behind: the older instants get its last
+                // outputs, the newest is computed (the frames of the take are never lost to it).
+                if carryBacklog > 0, backlog >= carryBacklog, lastOutputs.contains(where: { $0 != nil }) {
+                    stats.withLock { $0.carried += 1 }
+                    carryForward(at: t, carried: carried)
+                    ctx.frameIndex += 1
+                    continue
+                }
                 if values.contains(where: { $0 == nil }) {
                     stats.withLock { $0.skipped += 1 }
-                    emit(slots, at: t)
+                    emit(slots, at: t, carried: ctx.carried)
                     continue
                 }
                 for check in formatChecks {
@@ -201,7 +219,7 @@ final class NodeRunner: @unchecked Sendable {
                 record(t0 + ctx.idleNanoseconds, t)
                 for slot in connected { slot.set(nil) }
                 if !ctx.emittedInCall || slots.outputs.contains(where: { $0.hasValue }) {
-                    emit(slots, at: t)
+                    emit(slots, at: t, carried: ctx.carried)
                 }
                 ctx.frameIndex += 1
             }
@@ -220,12 +238,22 @@ final class NodeRunner: @unchecked Sendable {
         }
     }
 
-    private func emit(_ slots: NodeSlots, at t: Timestamp) {
+    private func emit(_ slots: NodeSlots, at t: Timestamp, carried: [String]) {
         for (i, slot) in slots.outputs.enumerated() {
             let value = slot.take()
             guard i < routes.count, !routes[i].targets.isEmpty else { continue }
+            if carryBacklog > 0, let value { lastOutputs[i] = value }
             let body: PacketBody = value.map { .value($0) } ?? .skip
-            for target in routes[i].targets { target.inbox.push(Packet(timestamp: t, body: body), port: target.port) }
+            for target in routes[i].targets { target.inbox.push(Packet(timestamp: t, body: body, carried: carried), port: target.port) }
+        }
+    }
+
+    /// Sends the last value of each output again, stamped `t`, naming this node as carried.
+    private func carryForward(at t: Timestamp, carried: [String]) {
+        let marked = carried.contains(graphNode.name) ? carried : (carried + [graphNode.name]).sorted()
+        for (i, value) in lastOutputs.enumerated() where i < routes.count {
+            let body: PacketBody = value.map { .value($0) } ?? .skip
+            for target in routes[i].targets { target.inbox.push(Packet(timestamp: t, body: body, carried: marked), port: target.port) }
         }
     }
 

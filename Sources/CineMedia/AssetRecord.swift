@@ -58,13 +58,19 @@ public struct AssetFrameRecord: Sendable, Hashable, Codable {
     public var detections: [Detection]
     /// Scene statuses, by name (`notEnoughLight`).
     public var sceneStatus: [String]
+    /// The nodes whose outputs were carried forward from an earlier frame for this one because the
+    /// machine could not keep up live (`["disparity"]`: this frame's disparity is the last computed
+    /// one); `nil` when everything was computed for it. `cinegraph render --repair` recomputes them.
+    public var carried: [String]?
 
     /// Creates a record.
-    public init(time: Int64, focus: FocusState? = nil, detections: [Detection] = [], sceneStatus: [String] = []) {
+    public init(time: Int64, focus: FocusState? = nil, detections: [Detection] = [], sceneStatus: [String] = [],
+                carried: [String]? = nil) {
         self.time = time
         self.focus = focus
         self.detections = detections
         self.sceneStatus = sceneStatus
+        self.carried = carried
     }
 }
 

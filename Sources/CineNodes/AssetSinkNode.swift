@@ -81,7 +81,8 @@ public struct AssetSinkNode: Node {
         let settings = self  // the writer is made from the parameters only on a take's first frame
         guard let writer = try take.file(&ctx, template: path, open: { try settings.makeWriter(at: $0) }) else { return }
         let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
-                                      sceneStatus: focus?.sceneStatuses.names ?? [])
+                                      sceneStatus: focus?.sceneStatuses.names ?? [],
+                                      carried: ctx.carried.isEmpty ? nil : ctx.carried)
         try writer.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
     }
 

@@ -8,6 +8,8 @@ import CineVision
 /// Kind `depth-refine`: a stereo disparity map refined with the person matte.
 public struct DepthRefineNode: Node {
     public static let kind = "depth-refine"
+    /// Live takes: a refinement behind the camera is sent again for the older frames.
+    public static let carriesForward = true
     public static let summary = "Stereo disparity shaped by the person matte: each person one smooth surface, the outline the matte's, still regions steady."
     public static let details = """
         Stereo matching fails inside people in striped or flat clothes and fattens them at their \

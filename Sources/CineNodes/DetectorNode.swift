@@ -10,6 +10,8 @@ import CineVision
 /// Kind `detector`: finds and tracks the focus candidates of each frame.
 public struct DetectorNode: Node {
     public static let kind = "detector"
+    /// Live takes: a detector behind the camera sends its last detections for the older frames.
+    public static let carriesForward = true
     public static let summary = "Detects and tracks faces, bodies, cat faces and salient objects with stable IDs."
     public static let details = """
         Faces come from MediaPipe's BlazeFace model run by LiteRT (`model: blazeface`, the \

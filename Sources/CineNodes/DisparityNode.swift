@@ -7,6 +7,8 @@ import CineVision
 /// Kind `disparity`: the left view's disparity map (and its confidence) from a rectified pair.
 public struct DisparityNode: Node {
     public static let kind = "disparity"
+    /// Live takes: a matcher behind the camera sends its last map for the older frames.
+    public static let carriesForward = true
     public static let summary =
         "Disparity of the left view from a rectified stereo pair (census + semi-global matching)."
     public static let details = """

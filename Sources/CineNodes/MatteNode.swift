@@ -8,6 +8,8 @@ import CineVision
 /// Kind `matte`: a person matte of each frame.
 public struct MatteNode: Node {
     public static let kind = "matte"
+    /// Live takes: a matte behind the camera is sent again for the older frames.
+    public static let carriesForward = true
     public static let summary = "A person matte of each frame (selfie segmentation on LiteRT): 255 = person."
     public static let details = """
         Runs a selfie-segmentation model (`selfie_segmentation_landscape.tflite`, 256×144, \

@@ -69,7 +69,8 @@ public struct MetadataSinkNode: Node {
     public mutating func process(_ ctx: inout NodeContext) throws {
         let record = MetadataLine(time: ctx.timestamp.nanoseconds, frame: ctx.frameIndex, detections: detections ?? [],
                                   focus: focus, sceneStatus: (scene ?? focus?.sceneStatuses)?.names ?? [],
-                                  loadLevel: loadLevel.value.load(ordering: .relaxed).nonZero)
+                                  loadLevel: loadLevel.value.load(ordering: .relaxed).nonZero,
+                                  carried: ctx.carried.isEmpty ? nil : ctx.carried)
         let line = String(decoding: try encoder.encode(record), as: UTF8.self)
         if let server { server.broadcast(line) }
         if let file { try file.write(contentsOf: Data((line + "\n").utf8)) }
@@ -93,6 +94,8 @@ struct MetadataLine: Encodable {
     var sceneStatus: [String]
     /// The load controller's level when the line was written (absent at 0: previews at full work).
     var loadLevel: Int?
+    /// The nodes whose outputs were carried forward for this frame (absent when all were computed).
+    var carried: [String]?
 }
 
 /// The load level, set from the event subscriber and read by the node's thread.

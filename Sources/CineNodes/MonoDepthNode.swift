@@ -7,6 +7,8 @@ import CineVision
 /// Kind `mono-depth`: disparity from a person matte and the frame's detections (CineVision's MonoDepth).
 public struct MonoDepthNode: Node {
     public static let kind = "mono-depth"
+    /// Live takes: a depth behind the camera is sent again for the older frames.
+    public static let carriesForward = true
     public static let summary = "Disparity from one lens: people (matte + detections) as layers, the room behind."
     public static let details = """
         Places each person (a detection group: face, else body) at the disparity a stereo camera \

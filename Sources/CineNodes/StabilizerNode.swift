@@ -68,6 +68,8 @@ public struct StabilizerNode: Node {
         var disparity: DisparityMap?
         var detections: Detections?
         var focus: FocusState?
+        /// What was carried forward upstream for this instant (``NodeContext/carried``).
+        var carried: [String] = []
     }
 
     private var stabilizer: Stabilizer<Held>?
@@ -82,7 +84,7 @@ public struct StabilizerNode: Node {
         guard video.width > 0, video.height > 0 else {
             throw StabilizationError.emptyFrame(width: video.width, height: video.height)
         }
-        let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus)
+        let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus, carried: ctx.carried)
         if stabilizer == nil {
             if first == nil { wantsStereoSafety = disparity != nil || ctx.isConnected($stabilizedDisparity) }
             var frames: Int?
@@ -172,6 +174,7 @@ public struct StabilizerNode: Node {
                 stabilizedDetections = c.outputDetections(list, width: r.frame.width, height: r.frame.height)
             }
             if let f = r.payload.focus { stabilizedFocus = f }
+            ctx.carried = r.payload.carried
             ctx.emit(at: r.payload.time)
         }
     }

@@ -14,7 +14,7 @@ import Testing
     }
 
     func joined(_ next: Inbox.Next) -> Timestamp? {
-        if case .instant(let t, _) = next { return t }
+        if case .instant(let t, _, _, _) = next { return t }
         return nil
     }
 
@@ -33,6 +33,23 @@ import Testing
             box.push(Packet(timestamp: Timestamp(frame: 6, fps: 30), body: .value(6)), port: 1)
             if newestWins { #expect(joined(box.next()) == Timestamp(frame: 6, fps: 30)) }
         }
+    }
+
+    /// An instant says how many complete instants wait behind it, and which nodes upstream were
+    /// carried forward for it (the union of its packets').
+    @Test func anInstantKnowsItsBacklogAndWhatWasCarried() {
+        let box = inbox(newestWins: false)
+        for i in 0..<5 {
+            box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i), carried: i == 0 ? ["disparity"] : []), port: 0)
+        }
+        for i in 0..<3 {
+            box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i), carried: i == 0 ? ["detector"] : []), port: 1)
+        }
+        guard case .instant(_, _, let carried, let backlog) = box.next() else { Issue.record("no instant"); return }
+        #expect(carried == ["detector", "disparity"])
+        #expect(backlog == 2)  // frames 1 and 2 are complete; 3 and 4 wait for the slow port
+        guard case .instant(_, _, let none, let rest) = box.next() else { Issue.record("no instant"); return }
+        #expect(none.isEmpty && rest == 1)
     }
 
     /// Two complete instants waiting (a branch a frame or two late) are worked through, not shed.

@@ -92,7 +92,7 @@ struct Collect: Node {
         if received == 0 && firstDelay > 0 { Thread.sleep(forTimeInterval: firstDelay) }
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         received += 1
-        ctx.post("value", ["v": String(input), "t": String(ctx.timestamp.nanoseconds)])
+        ctx.post("value", ["v": String(input), "t": String(ctx.timestamp.nanoseconds), "carried": ctx.carried.joined(separator: ",")])
     }
     mutating func finish(_ ctx: inout NodeContext) throws {
         ctx.post("finished", ["count": String(received), "nice": String(NodePriority.currentThreadNiceness)])
@@ -175,6 +175,7 @@ func testRegistry() -> NodeRegistry {
     r.register(Hold.self)
     r.register(Relay.self)
     r.register(Heavy.self)
+    r.register(Analysis.self)
     r.register(TwoCounts.self)
     r.register(Negate.self)
     r.register(Frames.self)
@@ -214,6 +215,21 @@ struct Heavy: Node {
     }
 }
 
+/// A slow analysis whose last output may stand in for a frame (``Node/carriesForward``): sends
+/// its input ×10 after `cost` seconds.
+struct Analysis: Node {
+    static let kind = "analysis"
+    static let summary = "Analyses slowly."
+    static let carriesForward = true
+    @Input("A number") var input: Int
+    @Output("The number × 10") var output: Int
+    @Parameter(default: 0.05, range: 0...1, "Seconds of work per packet") var cost: Double
+    mutating func process(_ ctx: inout NodeContext) throws {
+        Thread.sleep(forTimeInterval: cost)
+        output = input * 10
+    }
+}
+
 /// Collects events from a runner, thread-safely.
 final class Events: Sendable {
     private let list = Mutex<[GraphEvent]>([])
@@ -221,6 +237,10 @@ final class Events: Sendable {
     var all: [GraphEvent] { list.withLock { $0 } }
     func values(from node: String) -> [Int] {
         all.filter { $0.node == node && $0.name == "value" }.compactMap { Int($0.fields["v"]!) }
+    }
+    /// The `carried` field of each value event of `node`, in order.
+    func carried(from node: String) -> [String] {
+        all.filter { $0.node == node && $0.name == "value" }.map { $0.fields["carried"] ?? "" }
     }
     func finishedCount(_ node: String) -> Int? {
         all.first { $0.node == node && $0.name == "finished" }.flatMap { Int($0.fields["count"]!) }
