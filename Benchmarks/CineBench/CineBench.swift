@@ -24,6 +24,7 @@ func printSummaryTable() {
         ("stabilizer vs vid.stab", "speed ratio cinegraph / vid.stab"), ("", "] cinegraph cinematic"),
         ("", "] vid.stab smoothing"),
         ("viewfinder", "preview JPEG q75 1080p → 960"), ("", "peer: gst videoscale+jpegenc"),
+        ("take under load", "asset frames of the camera's"), ("", "camera kept real time"), ("", "frames with analysis carried"),
         ("runtime", "runtime: µs per packet per edge"), ("", "ingest ratio"), ("", "egress ratio"),
     ]
     print("\nsummary — the whole graph and each stage beside its peer (this run)")
@@ -42,6 +43,7 @@ let benchSections: [(name: String, run: @Sendable () throws -> Void)] = [
     ("detector", runDetectorBench), ("tools", runToolsBench), ("stabilizer", runStabilizerBench),
     ("focus", runFocusBench), ("render", runRenderBench), ("live", runLiveBench), ("viewfinder", runViewfinderBench),
     ("latency", runLatencyBench), ("mono", runMonoBench), ("srt", runSRTBench), ("edit", runEditBench), ("depth", runDepthBench), ("calibrate", runCalibrateBench),
+    ("take", runTakeBench),
 ]
 
 @main

@@ -194,6 +194,18 @@ private func runStabilizerCostBench(width: Int, height: Int, mode: Stabilization
     report(
         "stabilizer 1080p: warp I420 per frame, 2 cores (median)",
         String(format: "%.2f ms", warpTimes[warpTimes.count / 2] * 1000))
+    // Stereo-safe corrections (shift and zoom, what a graph with disparity uses): the row path.
+    var safeTimes: [Double] = []
+    for r in ready {
+        let t = r.correction.stabilizing
+        let safe = StabilizationCorrection(frameIndex: r.correction.frameIndex,
+                                           stabilizing: SimilarityTransform(a: t.scale, b: 0, dx: t.dx, dy: t.dy), zoom: r.correction.zoom)
+        safeTimes.append(try time { _ = try warp.apply(safe, to: r.frame) })
+    }
+    safeTimes.sort()
+    report(
+        "stabilizer 1080p: warp I420 per frame, stereo-safe (no rotation), 2 cores (median)",
+        String(format: "%.2f ms", safeTimes[safeTimes.count / 2] * 1000))
     let values = Image(width: width / 4, height: height / 4, format: .float32)
     values.plane(0).fill(byte: 0x41)
     let map = DisparityMap(values: values, referenceWidth: width, referenceHeight: height)

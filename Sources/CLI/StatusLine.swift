@@ -53,7 +53,9 @@ final class StatusLine {
             parts.append("\(n.name) \(String(format: "%.1f", fps[n.name] ?? 0))fps" + (depth.map { $0 > 0 ? " q\($0)" : "" } ?? ""))
         }
         parts.append("lost from take \(s.takeDrops) | shed by previews \(s.previewDrops)"
-            + (s.loadLevel > 0 ? " | previews turned down (load level \(s.loadLevel))" : ""))
+            + (s.totalCarried > 0 ? " | analysis carried \(s.totalCarried)" : "")
+            + (s.loadLevel > 0 ? " | previews turned down (load level \(s.loadLevel))" : "")
+            + (s.takeAnalysisStride > 1 ? " | take analysis on 1 frame in \(s.takeAnalysisStride)" : ""))
         let line = parts.joined(separator: " | ")
         if interactive { printError("\r\u{1B}[K" + line, terminator: "") } else { printError(line) }
     }
@@ -63,7 +65,7 @@ final class StatusLine {
 
 enum SummaryTable {
     static func render(_ s: RunSummary, graph: Graph) -> String {
-        var rows = [["node", "kind", "priority", "frames", "fps", "ms/frame", "max ms", "skipped", "dropped in"]]
+        var rows = [["node", "kind", "priority", "frames", "fps", "ms/frame", "max ms", "skipped", "carried", "dropped in"]]
         for n in s.nodes {
             let span = (n.lastTimestamp?.seconds ?? 0) - (n.firstTimestamp?.seconds ?? 0)
             let rate = n.processed > 1 && span > 0 ? Double(n.processed - 1) / span : 0
@@ -71,13 +73,15 @@ enum SummaryTable {
             let priority = graph.node(named: n.name)?.priority.rawValue ?? ""
             rows.append([n.name, n.kind, priority, String(n.processed), String(format: "%.1f", rate),
                          String(format: "%.2f", n.meanMilliseconds), String(format: "%.1f", Double(n.maxNanoseconds) / 1e6),
-                         String(n.skipped), String(drops)])
+                         String(n.skipped), String(n.carried), String(drops)])
         }
         let widths = rows[0].indices.map { i in rows.map { $0[i].count }.max()! }
         var out = "\nSummary of '\(graph.name)': \(String(format: "%.1f", s.wallSeconds)) s wall time, "
             + "\(s.totalDrops) packets dropped on live edges (lost from the take \(s.takeDrops); shed by previews \(s.previewDrops))"
             + (s.wasStopped ? " (stopped)" : "")
-            + (s.peakLoadLevel > 0 ? "; previews turned down under load, up to level \(s.peakLoadLevel)" : "") + "\n"
+            + (s.peakLoadLevel > 0 ? "; previews turned down under load, up to level \(s.peakLoadLevel)" : "")
+            + (s.totalCarried > 0 ? "; the take's analysis carried forward on \(s.totalCarried) node-frames" : "")
+            + (s.peakTakeAnalysisStride > 1 ? " (at worst computed on 1 frame in \(s.peakTakeAnalysisStride))" : "") + "\n"
         for r in rows {
             out += "  " + r.enumerated().map { i, c in
                 i < 3 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)

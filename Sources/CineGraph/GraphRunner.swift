@@ -48,6 +48,13 @@ public struct RunSummary: Sendable {
     public var loadLevel = 0
     /// The highest level reached during the run.
     public var peakLoadLevel = 0
+    /// Under load, the take's analysis is computed on one frame in this many and carried on the
+    /// others (1 = every frame it keeps up with; ``Node/carriesForward``).
+    public var takeAnalysisStride = 1
+    /// The largest stride of the run.
+    public var peakTakeAnalysisStride = 1
+    /// Instants whose analysis was carried forward, over every node.
+    public var totalCarried: Int { nodes.reduce(0) { $0 + $1.carried } }
     /// Packets dropped on live edges, in all.
     public var totalDrops: Int { edges.reduce(0) { $0 + $1.dropped } }
     /// Packets lost on live edges into nodes of the take (what the recording lost).
@@ -137,7 +144,25 @@ public final class GraphRunner: Sendable {
         self.runners = runners
         self.order = graph.nodes.map(\.name)
         self.control = control
-        self.load = options.adaptive ? LoadController(graph: graph) : nil
+        let carriers = runners.values.filter(\.carries)
+        if !carriers.isEmpty {
+            // The take's nodes that must process every frame, watched by the carrying ones.
+            let mustProcess = graph.nodes.filter { n in
+                n.priority == .take && !n.description.carriesForward && !n.description.isSource
+                    && inboxes[n.name]!.stats.contains { $0.policy == .dropOldest }
+            }
+            let backlogs = mustProcess.map { n in
+                let b = TakeBacklog()
+                runners[n.name]!.ownBacklog = b
+                return b
+            }
+            for r in carriers { r.takeBacklogs = backlogs }
+        }
+        self.load = options.adaptive
+            ? LoadController(graph: graph, carriers: carriers.map(\.graphNode.name)) { stride in
+                for r in carriers { r.carryStride.store(stride, ordering: .relaxed) }
+            }
+            : nil
         self.loadTick = options.loadTick
         control.connect(runners) { [weak self] in self?.summary() }
     }
@@ -215,7 +240,9 @@ public final class GraphRunner: Sendable {
                           wallSeconds: t0 == 0 ? 0 : Double(now - t0) / 1e9,
                           failures: failures.all,
                           wasStopped: stopped.load(ordering: .acquiring),
-                          loadLevel: load?.currentLevel ?? 0, peakLoadLevel: load?.peakLevel ?? 0)
+                          loadLevel: load?.currentLevel ?? 0, peakLoadLevel: load?.peakLevel ?? 0,
+                          takeAnalysisStride: load.map { $0.stride(atLevel: $0.currentLevel) } ?? 1,
+                          peakTakeAnalysisStride: load.map { $0.stride(atLevel: $0.peakLevel) } ?? 1)
     }
 }
 

@@ -79,24 +79,42 @@ public struct LoadPolicy: Sendable, Hashable {
     }
 }
 
-/// Runs a ``LoadPolicy`` against a running graph: sets the preview nodes' declared
-/// ``NodeAdaptation`` parameters through the control channel, and posts a `load` event
-/// (node `graph`, fields `level` and `changes`) each time the level moves.
+/// Runs a ``LoadPolicy`` against a running graph and posts a `load` event (node `graph`, fields
+/// `level` and `changes`) each time the level moves. The levels are declared steps, lightest last:
+/// first the preview nodes' ``NodeAdaptation`` parameters (set through the control channel),
+/// then — once the previews are at their lightest and the take is still short — the take's
+/// analysis (``Node/carriesForward``: disparity, detections, a matte) computed on one frame in 2,
+/// 3, 4, then 6 and carried forward on the others. The frames themselves are never given up.
 final class LoadController: Sendable {
     private let knobs: [(node: String, adaptation: NodeAdaptation, configured: String)]
+    private let carriers: [String]
+    private let setStride: @Sendable (Int) -> Void
+    /// Levels the previews' knobs take (0…previewLevels); the take's steps come after.
+    private let previewLevels: Int
+    /// The take's analysis stride at each take step, lightest last.
+    static let takeStrides = [2, 3, 4, 6]
     private let policy: LoadPolicy
     private let level = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
 
-    /// The preview nodes' knobs of `graph`; `nil` when it has none or nothing is live.
-    init?(graph: Graph) {
+    /// The preview nodes' knobs of `graph` and the take's carrying nodes `carriers` (their
+    /// stride set through `setStride`); `nil` when it has neither or nothing is live.
+    init?(graph: Graph, carriers: [String] = [], setStride: @escaping @Sendable (Int) -> Void = { _ in }) {
         let knobs = graph.nodes.filter { $0.priority == .preview && $0.isLive }
             .flatMap { n in
                 n.description.adaptations.map { (node: n.name, adaptation: $0, configured: n.parameterTexts[$0.parameter] ?? $0.steps[0]) }
             }
-        guard !knobs.isEmpty else { return nil }
+        guard !knobs.isEmpty || !carriers.isEmpty else { return nil }
         self.knobs = knobs
-        policy = LoadPolicy(maxLevel: knobs.map { $0.adaptation.steps.count - 1 }.max() ?? 0)
+        self.carriers = carriers
+        self.setStride = setStride
+        previewLevels = knobs.map { $0.adaptation.steps.count - 1 }.max() ?? 0
+        policy = LoadPolicy(maxLevel: previewLevels + (carriers.isEmpty ? 0 : Self.takeStrides.count))
+    }
+
+    /// The take's analysis stride at `level` (1 until the previews are at their lightest).
+    func stride(atLevel level: Int) -> Int {
+        level <= previewLevels ? 1 : Self.takeStrides[min(level - previewLevels, Self.takeStrides.count) - 1]
     }
 
     /// The level now (0 = full work).
@@ -136,6 +154,11 @@ final class LoadController: Sendable {
             let value = newLevel == 0 ? k.configured : k.adaptation.steps[min(newLevel, k.adaptation.steps.count - 1)]
             changes.append("\(k.node).\(k.adaptation.parameter)=\(value)")
             control.send(.set(parameter: k.adaptation.parameter, value: value), to: k.node) { _ in }
+        }
+        if !carriers.isEmpty {
+            let stride = stride(atLevel: newLevel)
+            setStride(stride)
+            changes.append("\(carriers.joined(separator: ",")).every=\(stride)")
         }
         events.publish(GraphEvent(node: "graph", name: "load", timestamp: .zero, fields: [
             "level": String(newLevel), "changes": changes.joined(separator: " "),

@@ -9,7 +9,7 @@ import Foundation
 /// | | `take` | `preview` |
 /// |---|---|---|
 /// | live edges into the node | deep (``RunOptions/liveTakeQueueCapacity``): they ride out an encoder's start or a burst of load | shallow (``RunOptions/liveQueueCapacity``): the newest frame wins |
-/// | thread | normal priority | nice +5: a third of the CPU weight of a normal thread, so the take (and the rest of the machine) comes first while the preview still moves |
+/// | thread | normal priority | nice +19: about 1.5 % of the CPU weight of a normal thread, so the take (and the rest of the machine) comes first; on a machine with headroom the preview still gets every idle cycle |
 /// | drops | reported as lost from the take | reported as shed by previews |
 public enum NodePriority: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The recording and everything that feeds it: never dropped while the machine can sustain it.
@@ -20,7 +20,7 @@ public enum NodePriority: String, Sendable, CaseIterable, CustomStringConvertibl
     public var description: String { rawValue }
 
     /// The niceness a node thread of this priority runs at (Linux `setpriority`).
-    public var threadNiceness: Int32 { self == .take ? 0 : 5 }
+    public var threadNiceness: Int32 { self == .take ? 0 : 19 }
 
     /// The calling thread's kernel thread ID (Linux: from `/proc/thread-self`), or `nil` elsewhere.
     static func currentThreadID() -> Int32? {

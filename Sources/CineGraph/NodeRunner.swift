@@ -55,6 +55,12 @@ public struct NodeStats: Sendable {
     public var meanMilliseconds: Double { processed == 0 ? 0 : Double(busyNanoseconds) / Double(processed) / 1e6 }
 }
 
+/// How many complete instants wait in front of one node of the take that must process every
+/// frame (a stabilizer, an encoder): what the take's carrying analysis watches to give way at once.
+final class TakeBacklog: Sendable {
+    let waiting = Atomic<Int>(0)
+}
+
 /// Where one output port's packets go.
 struct OutputRoute {
     var targets: [(inbox: Inbox, port: Int)]
@@ -78,6 +84,18 @@ final class NodeRunner: @unchecked Sendable {
     private let carryBacklog: Int
     /// The last value sent on each output (kept only when the node may carry forward).
     private var lastOutputs: [(any Sendable)?]
+    /// Under load the controller asks a carrying node to compute only one instant in this many
+    /// and carry the others (1 = compute every instant it keeps up with).
+    let carryStride = Atomic<Int>(1)
+    /// Whether this node may carry forward at all (a live node of the take that declares it).
+    var carries: Bool { carryBacklog > 0 }
+    /// This node's own backlog, published when it is a live take node that processes every frame.
+    var ownBacklog: TakeBacklog?
+    /// The backlogs of the take's nodes that process every frame: a carrying node carries while
+    /// any of them is ``takeBehind`` instants or more behind (the frames come first, at once).
+    var takeBacklogs: [TakeBacklog] = []
+    /// See ``takeBacklogs``.
+    static let takeBehind = 8
 
     init(node: GraphNode, inbox: Inbox, connectedOutputs: Set<String>, logger: Logger, stopFlag: StopFlag,
          events: EventHub, control: GraphControl, carryBacklog: Int = 0,
@@ -195,9 +213,15 @@ final class NodeRunner: @unchecked Sendable {
             case .instant(let t, let values, let carried, let backlog):
                 ctx.timestamp = t
                 ctx.carried = carried
+                ownBacklog?.waiting.store(backlog, ordering: .relaxed)
                 // A live take's analysis that has fallen behind: the older instants get its last
                 // outputs, the newest is computed (the frames of the take are never lost to it).
-                if carryBacklog > 0, backlog >= carryBacklog, lastOutputs.contains(where: { $0 != nil }) {
+                // Under load, one instant in `carryStride` is computed and the others carried.
+                let stride = carryBacklog > 0 ? carryStride.load(ordering: .relaxed) : 1
+                if carryBacklog > 0,
+                   backlog >= carryBacklog || (stride > 1 && ctx.frameIndex % stride != 0)
+                    || takeBacklogs.contains(where: { $0.waiting.load(ordering: .relaxed) >= Self.takeBehind }),
+                   lastOutputs.contains(where: { $0 != nil }) {
                     stats.withLock { $0.carried += 1 }
                     carryForward(at: t, carried: carried)
                     ctx.frameIndex += 1

@@ -72,17 +72,20 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(edge.maxDepth <= edge.capacity)
     }
 
-    @Test func aSlowAnalysisInTheTakeCarriesForwardAndLosesNoFrame() throws {
-        // 100 frames a second for 1.5 s; the analysis the take joins with each frame needs 50 ms a
-        // frame (five times too slow, for good): the take still gets every frame, each with the
-        // analysis of an earlier one where it could not keep up, and says which.
-        let (summary, events) = try run("""
+    /// 100 frames a second into a take that joins each with an analysis needing 50 ms a frame.
+    static let slowAnalysis = """
             nodes:
               src: { kind: tick, count: 150, live: true, pace: 0.01 }
               look: { kind: analysis, input: src.value, cost: 0.05 }
               both: { kind: adder, a: src.value, b: look }
               take: { kind: collect, input: both }
-            """)
+        """
+
+    @Test func aSlowAnalysisInTheTakeCarriesForwardAndLosesNoFrame() throws {
+        // 100 frames a second for 1.5 s; the analysis the take joins with each frame needs 50 ms a
+        // frame (five times too slow, for good): the take still gets every frame, each with the
+        // analysis of an earlier one where it could not keep up, and says which.
+        let (summary, events) = try run(Self.slowAnalysis)
         let received = events.values(from: "take")
         #expect(received.count == 150, "take drops \(summary.takeDrops)")
         #expect(summary.takeDrops == 0)
@@ -103,13 +106,7 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         // The check above could not fail by accident: the same graph with carrying off loses frames.
         var options = RunOptions()
         options.carryBacklog = 0
-        let (summary, events) = try run("""
-            nodes:
-              src: { kind: tick, count: 150, live: true, pace: 0.01 }
-              look: { kind: analysis, input: src.value, cost: 0.05 }
-              both: { kind: adder, a: src.value, b: look }
-              take: { kind: collect, input: both }
-            """, options: options)
+        let (summary, events) = try run(Self.slowAnalysis, options: options)
         #expect(events.values(from: "take").count < 150)
         #expect(summary.takeDrops > 0)
     }

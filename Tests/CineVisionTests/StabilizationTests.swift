@@ -3,7 +3,7 @@
 // determinism.
 import CineTestSupport
 import CineMedia
-import CineVision
+@testable import CineVision
 import Foundation
 import Testing
 
@@ -386,4 +386,28 @@ private let sampleCorrection = StabilizationCorrection(
     let moved = correction.outputRect(rect, width: 160, height: 90)
     #expect(abs(moved.x * 160 - Double(minX)) < 1.5 && abs((moved.x + moved.width) * 160 - Double(maxX + 1)) < 1.5)
     #expect(abs(moved.y * 90 - Double(minY)) < 1.5 && abs((moved.y + moved.height) * 90 - Double(maxY + 1)) < 1.5)
+}
+
+@Test func aWarpWithoutRotationWritesTheSameBytesByRows() throws {
+    // Stereo-safe corrections (shift and zoom) take the row path: each source row interpolated
+    // once and shared. Same arithmetic, so the same bytes as the general per-sample path —
+    // inside the frame, at its clamped borders, and for zooms out and in.
+    let gen = try clip { $0.frameCount = 1 }
+    let frame = gen.frame(at: 0)
+    for (zoom, dx, dy) in [(1.22, 7.3, -4.6), (1.0, -30.25, 12.5), (0.8, 3.0, 0.0), (1.5, 200.7, -90.1)] {
+        let map = SimilarityTransform(a: 1 / zoom, b: 0, dx: dx, dy: dy)
+        for p in 0..<3 {
+            let src = frame.plane(p)
+            let byRows = Image(width: src.width, height: src.height, format: .gray8)
+            let bySamples = Image(width: src.width, height: src.height, format: .gray8)
+            let ratio = Double(src.width) / Double(frame.width)
+            StabilizationWarpJob.warp(src, into: byRows.plane(0), rows: 0..<src.height, map: map, ratio: ratio,
+                                      frameWidth: Double(frame.width), frameHeight: Double(frame.height))
+            StabilizationWarpJob.warp(src, into: bySamples.plane(0), rows: 0..<src.height, map: map, ratio: ratio,
+                                      frameWidth: Double(frame.width), frameHeight: Double(frame.height), rowPath: false)
+            var differing = 0
+            for y in 0..<src.height where memcmp(byRows.plane(0).row(y), bySamples.plane(0).row(y), src.width) != 0 { differing += 1 }
+            #expect(differing == 0, "zoom \(zoom) shift (\(dx), \(dy)) plane \(p): \(differing) rows differ")
+        }
+    }
 }

@@ -123,7 +123,7 @@ struct StabilizationWarpJob: Sendable {
     /// cover, so a 1080p I420 frame (3.1 M samples) is ≈ 60 M ops, split over both cores.
     static func warp(
         _ src: Plane, into dst: Plane, rows: Range<Int>, map: SimilarityTransform,
-        ratio: Double, frameWidth: Double, frameHeight: Double
+        ratio: Double, frameWidth: Double, frameHeight: Double, rowPath: Bool = true
     ) {
         let sw = src.width, sh = src.height
         if sw < 2 || sh < 2 {
@@ -139,6 +139,12 @@ struct StabilizationWarpJob: Sendable {
         // which steps by (a, b) per output column.
         let stepX = Int((map.a * one).rounded()), stepY = Int((map.b * one).rounded())
         let hw = frameWidth / 2, hh = frameHeight / 2
+        if rowPath && map.b == 0 {
+            // No rotation (a stereo-safe correction: shift and zoom): every row reads the same
+            // columns, so each source row is interpolated across once and rows are blended.
+            warpWithoutRotation(src, into: dst, rows: rows, map: map, ratio: ratio, frameWidth: frameWidth, frameHeight: frameHeight)
+            return
+        }
         for v in rows {
             let qy = (Double(v) + 0.5) / ratio - hh
             let qx = 0.5 / ratio - hw
@@ -191,6 +197,84 @@ struct StabilizationWarpJob: Sendable {
                 }
             }
             for u in hi..<dst.width { clamped(u) }
+        }
+    }
+
+    /// ``warp(_:into:rows:map:ratio:frameWidth:frameHeight:)`` for a correction without rotation,
+    /// with the same arithmetic and so the same bytes: the horizontal interpolation of a source
+    /// row (8.8 fixed point, the column taps computed once) is shared by every output row that
+    /// reads it, and the vertical blend runs eight samples at a time. Cost per output sample:
+    /// about one horizontal tap (≈ 0.8 source rows per output row at a 1.2× zoom) and an eighth
+    /// of a vector blend, against four loads and three multiplies.
+    static func warpWithoutRotation(
+        _ src: Plane, into dst: Plane, rows: Range<Int>, map: SimilarityTransform,
+        ratio: Double, frameWidth: Double, frameHeight: Double
+    ) {
+        let sw = src.width, sh = src.height, dw = dst.width
+        let one = 65536.0
+        let maxX = (sw - 1) << 16 - 1, maxY = (sh - 1) << 16 - 1
+        let stepX = Int((map.a * one).rounded())
+        let hw = frameWidth / 2, hh = frameHeight / 2
+        let base = src.base.assumingMemoryBound(to: UInt8.self), stride = src.stride
+        // Column taps: the clamped source column and its 8-bit weight (as the general path).
+        var x0 = [Int32](repeating: 0, count: dw), wx = [Int32](repeating: 0, count: dw)
+        var tapsFor = Int.min
+        // The horizontally interpolated rows (8.8 fixed point), cached by source row.
+        var h0 = [Int32](repeating: 0, count: dw + 8), h1 = h0
+        var row0 = -1, row1 = -1
+        func interpolate(_ y: Int, into h: inout [Int32]) {
+            let r = base + y * stride
+            x0.withUnsafeBufferPointer { X in
+                wx.withUnsafeBufferPointer { W in
+                    h.withUnsafeMutableBufferPointer { H in
+                        for u in 0..<dw {
+                            let x = Int(X[u]), a = Int32(r[x]), b = Int32(r[x + 1])
+                            H[u] = a << 8 + (b - a) * W[u]
+                        }
+                    }
+                }
+            }
+        }
+        for v in rows {
+            let qy = (Double(v) + 0.5) / ratio - hh
+            let start = map.apply(x: 0.5 / ratio - hw, y: qy)
+            let fx = Int((((start.x + hw) * ratio - 0.5) * one).rounded())
+            let fy = Int((((start.y + hh) * ratio - 0.5) * one).rounded())
+            if fx != tapsFor {
+                for u in 0..<dw {
+                    let cx = min(max(fx + u * stepX, 0), maxX)
+                    x0[u] = Int32(cx >> 16)
+                    wx[u] = Int32((cx >> 8) & 0xFF)
+                }
+                tapsFor = fx
+                row0 = -1; row1 = -1
+            }
+            let cy = min(max(fy, 0), maxY)
+            let y0 = cy >> 16, wy = Int32((cy >> 8) & 0xFF)
+            // Reuse what the last row interpolated (a zoom reads each source row about twice).
+            if row0 != y0 {
+                if row1 == y0 { swap(&h0, &h1); row0 = y0; row1 = -1 } else { interpolate(y0, into: &h0); row0 = y0 }
+            }
+            if row1 != y0 + 1 { interpolate(y0 + 1, into: &h1); row1 = y0 + 1 }
+            let out = dst.row(v, as: UInt8.self)
+            h0.withUnsafeBufferPointer { T in
+                h1.withUnsafeBufferPointer { B in
+                    let wv = SIMD8<Int32>(repeating: wy), half = SIMD8<Int32>(repeating: 32768)
+                    var u = 0
+                    while u + 8 <= dw {
+                        let t = UnsafeRawPointer(T.baseAddress! + u).loadUnaligned(as: SIMD8<Int32>.self)
+                        let b = UnsafeRawPointer(B.baseAddress! + u).loadUnaligned(as: SIMD8<Int32>.self)
+                        let r = (t &<< 8 &+ (b &- t) &* wv &+ half) &>> 16
+                        UnsafeMutableRawPointer(out + u).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: r), as: SIMD8<UInt8>.self)
+                        u += 8
+                    }
+                    while u < dw {
+                        let t = T[u], b = B[u]
+                        out[u] = UInt8(truncatingIfNeeded: (t << 8 + (b - t) * wy + 32768) >> 16)
+                        u += 1
+                    }
+                }
+            }
         }
     }
 
