@@ -65,14 +65,15 @@ final class StatusLine {
 
 enum SummaryTable {
     static func render(_ s: RunSummary, graph: Graph) -> String {
-        var rows = [["node", "kind", "priority", "frames", "fps", "ms/frame", "max ms", "skipped", "carried", "dropped in"]]
+        var rows = [["node", "kind", "priority", "frames", "fps", "ms/frame", "cpu ms", "max ms", "skipped", "carried", "dropped in"]]
         for n in s.nodes {
             let span = (n.lastTimestamp?.seconds ?? 0) - (n.firstTimestamp?.seconds ?? 0)
             let rate = n.processed > 1 && span > 0 ? Double(n.processed - 1) / span : 0
             let drops = s.edges.filter { $0.consumer.node == n.name }.reduce(0) { $0 + $1.dropped }
             let priority = graph.node(named: n.name)?.priority.rawValue ?? ""
             rows.append([n.name, n.kind, priority, String(n.processed), String(format: "%.1f", rate),
-                         String(format: "%.2f", n.meanMilliseconds), String(format: "%.1f", Double(n.maxNanoseconds) / 1e6),
+                         String(format: "%.2f", n.meanMilliseconds), String(format: "%.2f", n.meanCPUMilliseconds),
+                         String(format: "%.1f", Double(n.maxNanoseconds) / 1e6),
                          String(n.skipped), String(n.carried), String(drops)])
         }
         let widths = rows[0].indices.map { i in rows.map { $0[i].count }.max()! }

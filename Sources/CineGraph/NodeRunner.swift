@@ -43,6 +43,9 @@ public struct NodeStats: Sendable {
     public var carried = 0
     /// Total time inside `process`, in nanoseconds.
     public var busyNanoseconds: UInt64 = 0
+    /// CPU time of the node's own thread inside `process`, in nanoseconds (work a node hands to
+    /// other threads — a second band, an encoder's threads — is not counted).
+    public var cpuNanoseconds: UInt64 = 0
     /// The longest `process` call, in nanoseconds.
     public var maxNanoseconds: UInt64 = 0
     /// The last instant processed.
@@ -53,6 +56,8 @@ public struct NodeStats: Sendable {
 
     /// Mean time per processed instant in milliseconds.
     public var meanMilliseconds: Double { processed == 0 ? 0 : Double(busyNanoseconds) / Double(processed) / 1e6 }
+    /// Mean CPU time of the node's thread per processed instant in milliseconds.
+    public var meanCPUMilliseconds: Double { processed == 0 ? 0 : Double(cpuNanoseconds) / Double(processed) / 1e6 }
 }
 
 /// How many complete instants wait in front of one node of the take that must process every
@@ -188,6 +193,7 @@ final class NodeRunner: @unchecked Sendable {
             ctx.idleNanoseconds = 0
             ctx.emittedInCall = false
             let t0 = DispatchTime.now().uptimeNanoseconds
+            cpuAtStart = Self.threadCPUNanoseconds()
             try node.process(&ctx)
             let produced = slots.outputs.contains { $0.hasValue }
             if produced || ctx.emittedInCall {
@@ -239,6 +245,7 @@ final class NodeRunner: @unchecked Sendable {
                 ctx.idleNanoseconds = 0
                 ctx.emittedInCall = false
                 let t0 = DispatchTime.now().uptimeNanoseconds
+                cpuAtStart = Self.threadCPUNanoseconds()
                 try node.process(&ctx)
                 record(t0 + ctx.idleNanoseconds, t)
                 for slot in connected { slot.set(nil) }
@@ -250,11 +257,24 @@ final class NodeRunner: @unchecked Sendable {
         }
     }
 
+    /// The CPU time the node's own thread has used, in nanoseconds.
+    static func threadCPUNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    /// The thread's CPU time when the current `process` call began.
+    private var cpuAtStart: UInt64 = 0
+
     private func record(_ t0: UInt64, _ t: Timestamp) {
         let end = DispatchTime.now().uptimeNanoseconds
         let dt = end > t0 ? end - t0 : 0
+        let cpuNow = Self.threadCPUNanoseconds()
+        let cpu = cpuNow > cpuAtStart ? cpuNow - cpuAtStart : 0
         stats.withLock { s in
             s.processed += 1
+            s.cpuNanoseconds += cpu
             s.busyNanoseconds += dt
             s.maxNanoseconds = max(s.maxNanoseconds, dt)
             if s.firstTimestamp == nil { s.firstTimestamp = t }

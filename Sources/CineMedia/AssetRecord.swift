@@ -60,7 +60,7 @@ public struct AssetFrameRecord: Sendable, Hashable, Codable {
     public var sceneStatus: [String]
     /// The nodes whose outputs were carried forward from an earlier frame for this one because the
     /// machine could not keep up live (`["disparity"]`: this frame's disparity is the last computed
-    /// one); `nil` when everything was computed for it. `cinegraph render --repair` recomputes them.
+    /// one); `nil` when everything was computed for it.
     public var carried: [String]?
 
     /// Creates a record.
