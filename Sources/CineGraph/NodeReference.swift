@@ -37,6 +37,9 @@ public enum NodeReference {
         return s
     }
 
+    /// What carrying forward means, in a sentence (``Node/carriesForward``).
+    static let carryNote = "when the machine cannot keep up, its last outputs are sent again for the frames it skips, and those frames' records say so (`carried`); the frames themselves are never lost to it (see [config.md](config.md#under-load-one-controller-turns-the-previews-down))."
+
     /// What a declared priority means, in a few words.
     static func priorityNote(_ p: NodePriority) -> String {
         p == .take ? "the recording: deep queues, never dropped while the machine keeps up"
@@ -74,6 +77,7 @@ public enum NodeReference {
         if let priority = d.priority {
             s += "**Priority:** `\(priority)` (\(Self.priorityNote(priority))); `priority:` in a config overrides it.\n\n"
         }
+        if d.carriesForward { s += "**Under load** (in a live take): \(Self.carryNote)\n\n" }
         return s
     }
 
@@ -102,6 +106,7 @@ public enum NodeReference {
             for c in d.commands { s += "  \(pad(c.name + " " + c.usage, 18))\(c.doc)\n" }
         }
         if let priority = d.priority { s += "\nPriority: \(priority) (\(Self.priorityNote(priority)))\n" }
+        if d.carriesForward { s += "\nUnder load (in a live take): \(Self.carryNote)\n" }
         return s
     }
 }
