@@ -121,6 +121,36 @@ import Testing
         #expect(again.changes == s.changes && !again.isDirty)
     }
 
+    /// What the editor draws and what it renders agree at every frame, before and after a tap:
+    /// where a frame's rectangle is the focused one and focus is not racking, the preview's focus
+    /// disparity is that subject's; after a weak tap on a subject, every later frame that holds it
+    /// (until the take's next decision of its own) draws it as the one in focus.
+    @Test func theRectanglesFollowTheEditedFocusAtEveryFrame() throws {
+        let (folder, asset) = try Self.recordTake("rectangles")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var (s, preview) = try Self.open(asset, changes: folder + "/take.cine.changes.json")
+        let (i, d, _) = try #require(Self.target(s), "no frame with a tappable subject")
+        func agree(_ label: String) {
+            for j in 0..<s.frameCount where !s.focus[j].racking {
+                guard let id = s.focus[j].detectionID, let det = s.records[j].detections.first(where: { $0.id == id }),
+                      let dd = det.disparity else { continue }
+                #expect(abs(s.focus[j].disparity - dd) < 0.05 * dd + 0.5,
+                        "\(label) frame \(j): the rectangle is on #\(id) (\(dd) px) but the picture focuses at \(s.focus[j].disparity) px")
+            }
+        }
+        agree("recorded")
+        let p = Self.tapPoint(d)
+        _ = try s.tap(at: i, x: p.x, y: p.y, disparity: try preview.disparity(index: i, x: p.x, y: p.y))
+        agree("after the tap")
+        var held = 0
+        for j in i..<s.frameCount where s.records[j].detections.contains(where: { $0.id == d.id }) {
+            if s.focus[j].kind != .weakUser { break }
+            #expect(s.focus[j].detectionID == d.id, "frame \(j): the rectangle is on #\(s.focus[j].detectionID ?? -1), the tap was on #\(d.id)")
+            held += 1
+        }
+        #expect(held >= 1)
+    }
+
     @Test func aSeekGivesTheFrameAStraightReadGives() throws {
         let (folder, asset) = try Self.recordTake("seek")
         defer { try? FileManager.default.removeItem(atPath: folder) }
