@@ -49,6 +49,7 @@ private func takeRun(bin: String, seconds: Int, name: String, oneCore: Bool) thr
     p.standardError = errors
     p.standardOutput = FileHandle.nullDevice
     try p.run()
+    let peak = PeakMemoryWatcher(pid: p.processIdentifier)
     if !oneCore {
         // The viewer: headless Chromium showing the viewfinder page, as a user's browser would.
         Thread.sleep(forTimeInterval: 3)
@@ -88,5 +89,6 @@ private func takeRun(bin: String, seconds: Int, name: String, oneCore: Bool) thr
     report("\(name): camera kept real time", String(format: "%d of %d frames (%.1f %%)", captured, seconds * 30, 100 * Double(captured) / Double(seconds * 30)))
     report("\(name): frames with analysis carried forward", "\(carriedFrames) of \(lines.count) (" + carriedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
     report("\(name): frames with focus", "\(withFocus) of \(lines.count)")
+    report("\(name): peak resident memory", String(format: "%.0f MB", Double(peak.peakKiB) / 1024))
     if !oneCore { report("\(name): viewer", String(format: "%.1f fps", Double(viewed) / Double(seconds))) }
 }

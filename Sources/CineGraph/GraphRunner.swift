@@ -10,10 +10,12 @@ public struct RunOptions: Sendable {
     /// Queue length of a live edge into a preview node (drop-oldest when full): the newest
     /// frame wins.
     public var liveQueueCapacity = 3
-    /// Queue length of a live edge into a node of the take (drop-oldest only when full): 1.5 s
-    /// at 30 fps, enough for an encoder's start (≈ 0.65 s for x264 at 1080p) or a burst of load.
-    /// Costs memory only while a consumer is behind (a 1080p stereo frame is 6 MB).
-    public var liveTakeQueueCapacity = 45
+    /// Queue length of a live edge into a node of the take (drop-oldest only when full): 3 s at
+    /// 30 fps, enough for an encoder's start (≈ 0.65 s for x264 at 1080p) or a browser starting
+    /// beside the take. Costs memory only while a consumer is behind (a 1080p frame is 3 MB, a
+    /// stereo pair 6 MB); the take's analysis carries forward long before its queue is deep
+    /// (``carryBacklog``), so in practice only the nodes that must process every frame fill theirs.
+    public var liveTakeQueueCapacity = 90
     /// Complete instants waiting behind the current one from which a live take's analysis node
     /// (``Node/carriesForward``) sends its last outputs for that instant instead of computing it:
     /// 3 is 0.1 s at 30 fps. 0 turns carrying off (a slow analysis then loses frames of the take
