@@ -128,8 +128,9 @@ final class Inbox: @unchecked Sendable {
 
     enum Next {
         /// Packets of one instant, one per port (`nil` for a skip); the nodes carried upstream
-        /// (the union of the packets', sorted); and how many complete instants still wait behind it.
-        case instant(Timestamp, [(any Sendable)?], carried: [String], backlog: Int)
+        /// (the union of the packets', sorted); which ports' packets were carried (an earlier
+        /// frame's value); and how many complete instants still wait behind it.
+        case instant(Timestamp, [(any Sendable)?], carried: [String], stale: [Bool], backlog: Int)
         /// Requests for the control channel.
         case controls([PendingControl])
         /// An input ended: no instant can be joined any more.
@@ -172,15 +173,17 @@ final class Inbox: @unchecked Sendable {
                 var values: [(any Sendable)?] = []
                 values.reserveCapacity(queues.count)
                 var carried: [String] = []
+                var stale = [Bool](repeating: false, count: queues.count)
                 for p in queues.indices {
                     let packet = queues[p].removeFirst()
                     stats[p].depth = queues[p].count
                     if case .value(let v) = packet.body { values.append(v) } else { values.append(nil) }
+                    stale[p] = !packet.carried.isEmpty
                     if !packet.carried.isEmpty { carried = carried.isEmpty ? packet.carried : Array(Set(carried + packet.carried)).sorted() }
                 }
                 let backlog = queues.map { q in q.count { if case .value = $0.body { return true } else { return false } } }.min() ?? 0
                 if waitingProducers > 0 { condition.broadcast() }
-                return .instant(newest, values, carried: carried, backlog: backlog)
+                return .instant(newest, values, carried: carried, stale: stale, backlog: backlog)
             }
             waitingConsumer = true
             condition.wait()

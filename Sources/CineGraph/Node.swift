@@ -88,13 +88,17 @@ public struct NodeContext {
     public let nodeName: String
     /// The instant being processed. Sources set it before assigning outputs.
     public var timestamp: Timestamp = .zero
-    /// How many instants this node has processed before this one.
+    /// How many instants this node has had before this one: processed, or carried forward under
+    /// load (``Node/carriesForward``) — so it keeps counting the frames of the stream when the
+    /// node computes only some of them. Instants skipped for a missing input do not count.
     public internal(set) var frameIndex: Int = 0
     /// The nodes whose outputs were carried forward (not computed) for the instant being
     /// processed, upstream of this node (``Node/carriesForward``), sorted; empty when everything
     /// was computed. Packets this node sends carry it on. A node that holds instants back and
     /// sends them later (a lookahead) sets it to the held instant's before emitting it.
     public var carried: [String] = []
+    /// The inputs whose value for this instant was carried forward (an earlier frame's).
+    var carriedInputs: Set<String> = []
     /// A logger labelled with the node's name.
     public let logger: Logger
     /// A pool for the images this node produces.
@@ -139,6 +143,11 @@ public struct NodeContext {
         emitter(time, carried)
         emittedInCall = true
     }
+
+    /// Whether an input's value for this instant was carried forward from an earlier frame under
+    /// load (``Node/carriesForward``): `ctx.isCarried($disparity)` — a map that no longer shows
+    /// where a person who moved now stands.
+    public func isCarried<Value>(_ port: Port<Value>) -> Bool { carriedInputs.contains(port.name) }
 
     /// Whether an output feeds any other node (skip work nobody reads): `ctx.isConnected($video)`.
     public func isConnected<Value>(_ port: Port<Value>) -> Bool { connectedOutputs.contains(port.name) }

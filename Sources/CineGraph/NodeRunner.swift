@@ -101,6 +101,11 @@ final class NodeRunner: @unchecked Sendable {
     var takeBacklogs: [TakeBacklog] = []
     /// See ``takeBacklogs``.
     static let takeBehind = 8
+    /// Every this many instants a carrying node computes whatever the load: 1 s at 30 fps, so a
+    /// carried map or detection list is never older than that (a person who walked in since is
+    /// found). The same instants for every carrying node (they count the same stream), so a
+    /// detector computing then reads a disparity map computed for that very frame.
+    static let longestCarry = 30
 
     init(node: GraphNode, inbox: Inbox, connectedOutputs: Set<String>, logger: Logger, stopFlag: StopFlag,
          events: EventHub, control: GraphControl, carryBacklog: Int = 0,
@@ -216,9 +221,11 @@ final class NodeRunner: @unchecked Sendable {
                 return
             case .controls(let c):
                 handle(c, &node, &ctx, slots)
-            case .instant(let t, let values, let carried, let backlog):
+            case .instant(let t, let values, let carried, let stale, let backlog):
                 ctx.timestamp = t
                 ctx.carried = carried
+                ctx.carriedInputs = stale.contains(true)
+                    ? Set(zip(connected, stale).filter(\.1).map(\.0.name)) : []
                 ownBacklog?.waiting.store(backlog, ordering: .relaxed)
                 // A live take's analysis that has fallen behind: the older instants get its last
                 // outputs, the newest is computed (the frames of the take are never lost to it).
@@ -227,7 +234,7 @@ final class NodeRunner: @unchecked Sendable {
                 if carryBacklog > 0,
                    backlog >= carryBacklog || (stride > 1 && ctx.frameIndex % stride != 0)
                     || takeBacklogs.contains(where: { $0.waiting.load(ordering: .relaxed) >= Self.takeBehind }),
-                   lastOutputs.contains(where: { $0 != nil }) {
+                   ctx.frameIndex % Self.longestCarry != 0, lastOutputs.contains(where: { $0 != nil }) {
                     stats.withLock { $0.carried += 1 }
                     carryForward(at: t, carried: carried)
                     ctx.frameIndex += 1

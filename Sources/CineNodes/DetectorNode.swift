@@ -90,7 +90,10 @@ public struct DetectorNode: Node {
     private var pendingLearned: [TrackerObservation] = []
     private var tracker = ObjectTracker()
     private var salient: [Int: Double] = [:]
-    private var frame = 0
+    /// The instant (``NodeContext/frameIndex``, which counts the instants carried forward too) of
+    /// the last detection: a detector whose frames were carried under load detects again on the
+    /// first frame it computes after `every` instants, not after `every` computed frames.
+    private var lastDetection: Int?
     private var round = 0
     /// The detection in progress when it is spread over frames.
     private var pending: CascadeMultiDetector.Round?
@@ -161,9 +164,12 @@ public struct DetectorNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        let map = disparity
+        // A map carried from an earlier frame no longer shows where a person who moved stands:
+        // objects keep the disparity they had rather than read the wall behind their new place.
+        let map = ctx.isCarried($disparity) ? nil : disparity
         var completed: [TrackerObservation]?
-        if frame % every == 0 {
+        if lastDetection.map({ ctx.frameIndex - $0 >= every }) ?? true {
+            lastDetection = ctx.frameIndex
             // The learned models see the whole frame in a few milliseconds: no spreading.
             let learned = faces != nil || people != nil
             if learned { pendingLearned = [] }
@@ -199,7 +205,6 @@ public struct DetectorNode: Node {
         } else {
             _ = tracker.predict(disparity: map)
         }
-        frame += 1
         if let map {
             let finder = SalientObjectFinder()
             for id in salient.keys.sorted() {
@@ -209,7 +214,7 @@ public struct DetectorNode: Node {
                 tracker.updateSalientObject(id: id, bounds: r?.bounds, disparity: r?.disparity)
             }
         }
-        last = (image, map)
+        last = (image, disparity)
         detections = tracker.report()
     }
 

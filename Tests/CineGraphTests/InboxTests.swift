@@ -14,7 +14,7 @@ import Testing
     }
 
     func joined(_ next: Inbox.Next) -> Timestamp? {
-        if case .instant(let t, _, _, _) = next { return t }
+        if case .instant(let t, _, _, _, _) = next { return t }
         return nil
     }
 
@@ -45,11 +45,12 @@ import Testing
         for i in 0..<3 {
             box.push(Packet(timestamp: Timestamp(frame: i, fps: 30), body: .value(i), carried: i == 0 ? ["detector"] : []), port: 1)
         }
-        guard case .instant(_, _, let carried, let backlog) = box.next() else { Issue.record("no instant"); return }
+        guard case .instant(_, _, let carried, let stale, let backlog) = box.next() else { Issue.record("no instant"); return }
         #expect(carried == ["detector", "disparity"])
+        #expect(stale == [true, true])
         #expect(backlog == 2)  // frames 1 and 2 are complete; 3 and 4 wait for the slow port
-        guard case .instant(_, _, let none, let rest) = box.next() else { Issue.record("no instant"); return }
-        #expect(none.isEmpty && rest == 1)
+        guard case .instant(_, _, let none, let fresh, let rest) = box.next() else { Issue.record("no instant"); return }
+        #expect(none.isEmpty && fresh == [false, false] && rest == 1)
     }
 
     /// Two complete instants waiting (a branch a frame or two late) are worked through, not shed.
