@@ -117,6 +117,8 @@ public final class GraphRunner: Sendable {
             inboxes[n.name] = Inbox(edges: edges, newestWins: n.priority == .preview && edges.contains { $0.policy == .dropOldest })
         }
         var runners: [String: NodeRunner] = [:]
+        /// Whether the node's inputs are live edges (downstream of a live source).
+        func isLive(_ n: GraphNode) -> Bool { inboxes[n.name]!.stats.contains { $0.policy == .dropOldest } }
         let control = GraphControl(nodes: graph.nodes, events: events)
         let failures = self.failures
         let stopFlag = self.stopFlag
@@ -126,8 +128,7 @@ public final class GraphRunner: Sendable {
                 !(consumers[PortReference(node: n.name, port: $0)] ?? []).isEmpty
             })
             // Only a live node of the take carries forward: offline edges wait, previews shed.
-            let live = inboxes[n.name]!.stats.contains { $0.policy == .dropOldest }
-            let carries = n.description.carriesForward && n.priority == .take && live
+            let carries = n.description.carriesForward && n.priority == .take && isLive(n)
             let runner = NodeRunner(node: n, inbox: inboxes[n.name]!, connectedOutputs: connected,
                                     logger: options.logger, stopFlag: stopFlag, events: events,
                                     control: control, carryBacklog: carries ? options.carryBacklog : 0) { failure in
@@ -150,8 +151,7 @@ public final class GraphRunner: Sendable {
         if !carriers.isEmpty {
             // The take's nodes that must process every frame, watched by the carrying ones.
             let mustProcess = graph.nodes.filter { n in
-                n.priority == .take && !n.description.carriesForward && !n.description.isSource
-                    && inboxes[n.name]!.stats.contains { $0.policy == .dropOldest }
+                n.priority == .take && !n.description.carriesForward && isLive(n)
             }
             let backlogs = mustProcess.map { n in
                 let b = TakeBacklog()

@@ -129,8 +129,9 @@ final class Inbox: @unchecked Sendable {
     enum Next {
         /// Packets of one instant, one per port (`nil` for a skip); the nodes carried upstream
         /// (the union of the packets', sorted); which ports' packets were carried (an earlier
-        /// frame's value); and how many complete instants still wait behind it.
-        case instant(Timestamp, [(any Sendable)?], carried: [String], stale: [Bool], backlog: Int)
+        /// frame's value; `nil` when none was, the usual case: no allocation); and how many
+        /// complete instants still wait behind it.
+        case instant(Timestamp, [(any Sendable)?], carried: [String], stale: [Bool]?, backlog: Int)
         /// Requests for the control channel.
         case controls([PendingControl])
         /// An input ended: no instant can be joined any more.
@@ -173,15 +174,21 @@ final class Inbox: @unchecked Sendable {
                 var values: [(any Sendable)?] = []
                 values.reserveCapacity(queues.count)
                 var carried: [String] = []
-                var stale = [Bool](repeating: false, count: queues.count)
+                var stale: [Bool]?
+                var backlog = Int.max
                 for p in queues.indices {
                     let packet = queues[p].removeFirst()
                     stats[p].depth = queues[p].count
                     if case .value(let v) = packet.body { values.append(v) } else { values.append(nil) }
-                    stale[p] = !packet.carried.isEmpty
-                    if !packet.carried.isEmpty { carried = carried.isEmpty ? packet.carried : Array(Set(carried + packet.carried)).sorted() }
+                    if !packet.carried.isEmpty {
+                        if stale == nil { stale = [Bool](repeating: false, count: queues.count) }
+                        stale![p] = true
+                        carried = carried.isEmpty ? packet.carried : Array(Set(carried + packet.carried)).sorted()
+                    }
+                    // The instants still queued on this port (an end of stream is not one).
+                    let ended = queues[p].last.map { if case .end = $0.body { return true } else { return false } } ?? false
+                    backlog = min(backlog, queues[p].count - (ended ? 1 : 0))
                 }
-                let backlog = queues.map { q in q.count { if case .value = $0.body { return true } else { return false } } }.min() ?? 0
                 if waitingProducers > 0 { condition.broadcast() }
                 return .instant(newest, values, carried: carried, stale: stale, backlog: backlog)
             }

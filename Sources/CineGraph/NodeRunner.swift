@@ -224,8 +224,7 @@ final class NodeRunner: @unchecked Sendable {
             case .instant(let t, let values, let carried, let stale, let backlog):
                 ctx.timestamp = t
                 ctx.carried = carried
-                ctx.carriedInputs = stale.contains(true)
-                    ? Set(zip(connected, stale).filter(\.1).map(\.0.name)) : []
+                ctx.carriedInputs = stale.map { Set(zip(connected, $0).filter(\.1).map(\.0.name)) } ?? []
                 ownBacklog?.waiting.store(backlog, ordering: .relaxed)
                 // A live take's analysis that has fallen behind: the older instants get its last
                 // outputs, the newest is computed (the frames of the take are never lost to it).
