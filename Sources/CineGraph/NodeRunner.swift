@@ -106,6 +106,10 @@ final class NodeRunner: @unchecked Sendable {
     /// found). The same instants for every carrying node (they count the same stream), so a
     /// detector computing then reads a disparity map computed for that very frame.
     static let longestCarry = 30
+    /// The forced computation of ``longestCarry`` yields while any take node is this many instants
+    /// behind (a third of the take's 3 s queues): freshness of the analysis is worth a little, a
+    /// frame of the take everything.
+    static let takeInDanger = 30
 
     init(node: GraphNode, inbox: Inbox, connectedOutputs: Set<String>, logger: Logger, stopFlag: StopFlag,
          events: EventHub, control: GraphControl, carryBacklog: Int = 0,
@@ -230,10 +234,12 @@ final class NodeRunner: @unchecked Sendable {
                 // outputs, the newest is computed (the frames of the take are never lost to it).
                 // Under load, one instant in `carryStride` is computed and the others carried.
                 let stride = carryBacklog > 0 ? carryStride.load(ordering: .relaxed) : 1
+                let takeWaiting = takeBacklogs.reduce(0) { max($0, $1.waiting.load(ordering: .relaxed)) }
                 if carryBacklog > 0,
                    backlog >= carryBacklog || (stride > 1 && ctx.frameIndex % stride != 0)
-                    || takeBacklogs.contains(where: { $0.waiting.load(ordering: .relaxed) >= Self.takeBehind }),
-                   ctx.frameIndex % Self.longestCarry != 0, lastOutputs.contains(where: { $0 != nil }) {
+                    || takeWaiting >= Self.takeBehind,
+                   ctx.frameIndex % Self.longestCarry != 0 || takeWaiting >= Self.takeInDanger,
+                   lastOutputs.contains(where: { $0 != nil }) {
                     stats.withLock { $0.carried += 1 }
                     carryForward(at: t, carried: carried)
                     ctx.frameIndex += 1
