@@ -35,7 +35,7 @@ public struct FocusNode: Node {
             "fixed", [.point, .strong], "Fixed focus on the plane at normalised point (X, Y) (needs the disparity input)"),
         CommandDescription(
             "track", [.point, .strong],
-            "Tracking focus on the object at (X, Y): a new salientObject detection (needs video and disparity)"),
+            "Tracking focus on the object at (X, Y): a new salientObject detection followed by its look (needs the video input; disparity gives it a depth)"),
         CommandDescription(
             "tap", [.point],
             "Viewfinder tap: a rectangle not in focus → weak, the weak one → strong, elsewhere → track the object there"
@@ -213,9 +213,6 @@ public struct FocusNode: Node {
     /// `fallback` (a tap), no video or no object there gives weak fixed focus at the point.
     private mutating func track(at p: NormalizedPoint, strong: Bool, fallback: Bool) throws -> String {
         let command = fallback ? "tap" : "track"
-        guard let map = lastMap else {
-            throw NodeCommandError("\(command): no disparity yet (connect the disparity input)")
-        }
         guard let image = lastVideo else {
             guard fallback else {
                 throw NodeCommandError("track: needs the video input to find the object at \(p); connect video")
@@ -223,9 +220,9 @@ public struct FocusNode: Node {
             return "no video input: " + (try fixed(at: p, strong: false, command: command))
         }
         salient.removeAll()
-        guard let found = salient.start(at: p, disparity: map, luma: image) else {
+        guard let found = salient.start(at: p, disparity: lastMap, luma: image) else {
             guard fallback else {
-                throw NodeCommandError("track: no object at \(p) (background, or no valid disparity); try fixed")
+                throw NodeCommandError("track: no object at \(p) (the background, or too small or plain to follow); try fixed")
             }
             return "no object at \(p): " + (try fixed(at: p, strong: false, command: command))
         }

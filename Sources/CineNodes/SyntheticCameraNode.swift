@@ -36,6 +36,7 @@ public struct SyntheticCameraNode: Node {
     @Parameter(default: true, "Pace frames in real time like a camera") public var live: Bool
     @Parameter(default: 0.01, range: 0...0.2, "Sensor noise (fraction of full scale)") public var noise: Double
     @Parameter(default: 3, range: 0...8, "Number of subjects that walk through") public var subjects: Int
+    @Parameter(default: false, "Props to track: a ball rolled along the sideboard and a cup the first subject carries") public var props: Bool
     @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "When the light drops (0 = never)") public var lightDropAt: Duration
     @Parameter(default: .seconds(3), range: .zero ... .seconds(3600), "How long the light stays low") public var lightDropFor: Duration
     @Parameter(default: 0.1, range: 0...1, "Light level during the drop (1 = normal)") public var lightDropLevel: Double
@@ -60,6 +61,7 @@ public struct SyntheticCameraNode: Node {
         c.fieldOfViewDegrees = fov
         c.noise = noise
         c.subjectCount = subjects
+        c.props = props
         if lightDropAt.seconds > 0 {
             c.lightDrop = SyntheticScene.LightDrop(start: lightDropAt.seconds, duration: lightDropFor.seconds,
                                                    level: lightDropLevel)

@@ -13,6 +13,11 @@ struct SceneSet: Sendable {
 
     /// The static layers, far first.
     let layers: [SceneLayer]
+    /// The sideboard's top in world metres (where the ball prop rolls): its ends, its height and
+    /// the depth of its front.
+    let sideboard: (left: Double, right: Double, top: Double, depth: Double)
+    /// The two columns in world metres: left and right edges and depth.
+    let columns: [(left: Double, right: Double, depth: Double)]
 
     init(camera: StereoCameraModel, seed: UInt64, library: SceneTextureLibrary) {
         var random = SeededRandom(seed: seed ^ 0x5E7_5E7)
@@ -53,6 +58,7 @@ struct SceneSet: Sendable {
         let sideboardDepth = random.uniform(4.0, 4.4)
         let sideboardLeft = random.uniform(-1.9, -1.3), sideboardRight = sideboardLeft + random.uniform(2.2, 2.8)
         let sideboardTop = 0.92
+        sideboard = (sideboardLeft, sideboardRight, sideboardTop, sideboardDepth)
         let booksDepth = sideboardDepth + 0.18
         let booksLeft = sideboardLeft + random.uniform(0.1, 0.5)
         let booksRect = camera.rect(
@@ -80,11 +86,13 @@ struct SceneSet: Sendable {
                     offset: random.uniform(0, 256)),
                 vertical: .stretched(from: sideboardRect.top, to: sideboardRect.bottom, size: 256)))
 
+        var columns: [(left: Double, right: Double, depth: Double)] = []
         for side in [-1.0, 1.0] {
             let depth = side < 0 ? random.uniform(3.4, 4.0) : random.uniform(4.5, 5.0)
             let x =
                 side * depth * camera.tanHalfWidth * (side < 0 ? random.uniform(0.45, 0.75) : random.uniform(0.35, 0.7))
             let width = random.uniform(0.3, 0.4)
+            columns.append((x - width / 2, x + width / 2, depth))
             let rect = camera.rect(x0: x - width / 2, x1: x + width / 2, bottom: -20, top: 20, depth: depth)
             let horizontal = SceneLayer.Axis.stretched(from: rect.left, to: rect.right, size: 256)
             layers.append(
@@ -94,6 +102,7 @@ struct SceneSet: Sendable {
                     horizontal: horizontal, vertical: .scaled(from: rect.top, step: horizontal.step)))
         }
 
+        self.columns = columns
         // Stable sort, far first.
         self.layers = layers.enumerated()
             .sorted {

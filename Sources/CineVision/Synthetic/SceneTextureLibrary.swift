@@ -24,6 +24,10 @@ final class SceneTextureLibrary: Sendable {
     let clothing: [SceneTexture]
     /// People: face, back of head and neck in matching skin and hair.
     let characters: [SceneCharacter]
+    /// The ball prop.
+    let ball: SceneTexture
+    /// The cup prop.
+    let cup: SceneTexture
 
     private init() {
         wall = SceneTexturePatterns.brickWall(salt: 0xB41C)
@@ -42,6 +46,8 @@ final class SceneTextureLibrary: Sendable {
             SceneColor(0.36, 0.23, 0.13), SceneColor(0.12, 0.09, 0.07),
             SceneColor(0.74, 0.60, 0.36), SceneColor(0.08, 0.07, 0.07),
         ]
+        ball = SceneTexturePatterns.ball(salt: 0xBA11)
+        cup = SceneTexturePatterns.cup(salt: 0xC0FF)
         characters = (0..<4).map { i in
             let salt = 0xFACE &+ UInt64(i) &* 15_485_863
             return SceneCharacter(

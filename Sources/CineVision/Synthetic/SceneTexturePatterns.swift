@@ -320,6 +320,39 @@ enum SceneTexturePatterns {
         }
     }
 
+    /// A ball: red with a white band off its centre and a white spot, shaded as a sphere lit
+    /// from the upper left, with a highlight. 128 texels over the ball's bounding box.
+    static func ball(salt: UInt64) -> SceneTexture {
+        let grain = ValueNoise(salt: salt)
+        let red = SceneColor(0.78, 0.12, 0.1), white = SceneColor(0.92, 0.9, 0.86)
+        return SceneTexture(size: 128) { u, v in
+            let x = (u + 0.5) / 64 - 1, y = (v + 0.5) / 64 - 1
+            let r2 = min(1, x * x + y * y)
+            let z = (1 - r2).squareRoot()
+            // Panels: two bands of white where the sphere's surface point is near two great circles.
+            let band = max(smoothstep(0.14, 0.08, abs(x * 0.8 + y * 0.6 - 0.5)), smoothstep(0.16, 0.1, hypot(x + 0.3, y - 0.35)))
+            let light = 0.35 + 0.65 * max(0, -0.45 * x - 0.55 * y + 0.7 * z)
+            let highlight = 0.5 * gaussian(hypot(x + 0.35, y + 0.4), 0.12)
+            let base = SceneColor.mix(red, white, band) * (light * (0.97 + 0.06 * grain.sample(u, v, cell: 2)))
+            return SceneColor.mix(base, SceneColor(1, 1, 1), highlight)
+        }
+    }
+
+    /// A mug seen from the side: white glaze with a blue band, cylindrical shading, a darker rim
+    /// and a handle's shadow on the right. 64 texels over the cup's box.
+    static func cup(salt: UInt64) -> SceneTexture {
+        let grain = ValueNoise(salt: salt)
+        let glaze = SceneColor(0.9, 0.89, 0.85), blue = SceneColor(0.14, 0.3, 0.66)
+        return SceneTexture(size: 64) { u, v in
+            let s = (u + 0.5) / 64, t = (v + 0.5) / 64
+            let round = 0.6 + 0.4 * max(0, 1 - (2 * s - 1.3) * (2 * s - 1.3)).squareRoot()
+            var color = SceneColor.mix(glaze, blue, smoothstep(0.04, 0.0, abs(t - 0.45) - 0.1))
+            color = color * (round * (0.97 + 0.06 * grain.sample(u, v, cell: 2)))
+            color = color * (1 - 0.35 * smoothstep(0.08, 0.0, t))
+            return color * (1 - 0.25 * smoothstep(0.85, 1.0, s))
+        }
+    }
+
     // MARK: Helpers
 
     /// Hermite step from 0 at `edge0` to 1 at `edge1` (either order).

@@ -149,6 +149,39 @@ public struct SyntheticScene: Sendable {
         }
     }
 
+    /// The props at a time (none unless the configuration has props), by id: their boxes in
+    /// the left view (normalised, clipped to the frame), disparity, depth and how much of each
+    /// the camera sees (``SyntheticProp/visibleFraction``: the frame's edge, the set's columns,
+    /// people and the other prop nearer than it hide it).
+    public func props(at seconds: Double) -> [SyntheticProp] {
+        let t = sceneTime(seconds)
+        let w = configuration.width, h = configuration.height
+        var placed: [ScenePropPlacement] = []
+        forEachProp(at: t) { placed.append($0) }
+        let figures = scripts.compactMap { $0.pose(at: t, camera: camera) }.map { SubjectFigure(pose: $0, camera: camera) }
+        return placed.map { p in
+            let n = 16
+            var inside = 0, seen = 0
+            for j in 0..<n {
+                let y = p.bounds.top + (Double(j) + 0.5) / Double(n) * p.bounds.height
+                for i in 0..<n {
+                    let x = p.bounds.left + (Double(i) + 0.5) / Double(n) * p.bounds.width
+                    guard p.covers(x: x, y: y) else { continue }
+                    inside += 1
+                    guard x >= 0, x < Double(w), y >= 0, y < Double(h) else { continue }
+                    let hidden = set.layers.contains { l in
+                        l.depth < p.depth && (l.interval(atY: y).map { x >= $0.lo && x < $0.hi } ?? false)
+                    } || figures.contains { $0.disparity > p.disparity && $0.covers(x: x, y: y) }
+                        || placed.contains { $0.depth < p.depth && $0.covers(x: x, y: y) }
+                    if !hidden { seen += 1 }
+                }
+            }
+            return SyntheticProp(
+                id: p.id, kind: p.kind, bounds: p.bounds.normalized(width: w, height: h), disparity: p.disparity,
+                depth: p.depth, visibleFraction: inside == 0 ? 0 : Double(seen) / Double(inside))
+        }
+    }
+
     /// The share of `face` inside the frame and outside every figure of `nearer`, sampled on a
     /// 12 × 12 grid of the rectangle's cells.
     static func visibleFraction(of face: PixelRect, width: Int, height: Int, behind nearer: [SubjectFigure]) -> Double {
@@ -201,7 +234,7 @@ public struct SyntheticScene: Sendable {
         let background = backgroundCache.map { cache in
             cache.get { set.layers.withUnsafeBufferPointer { SceneBackground(layers: $0, width: w, height: h) } }
         }
-        let capacity = set.layers.count + 3 * scripts.count
+        let capacity = set.layers.count + 3 * scripts.count + 2
         withUnsafeTemporaryAllocation(of: SceneLayer.self, capacity: capacity) { buffer in
             let count = collectLayers(at: t, into: buffer)
             defer { _ = buffer.baseAddress!.deinitialize(count: count) }
@@ -230,16 +263,38 @@ public struct SyntheticScene: Sendable {
         }
     }
 
+    /// The props at scene time `t`, far first (none unless the configuration has props).
+    private func forEachProp(at t: Double, _ body: (ScenePropPlacement) -> Void) {
+        guard configuration.props else { return }
+        SceneProps.forEach(at: t, duration: configuration.duration, camera: camera, set: set, carrier: scripts.first) { p in
+            body(p)
+        }
+    }
+
     /// Writes the layers of scene time `t` into `buffer`, far to near: the set, then each visible
-    /// subject's body, neck and head, farthest subject first. Returns how many it wrote.
+    /// subject's body, neck and head and each prop, farthest first. Returns how many it wrote.
     private func collectLayers(at t: Double, into buffer: UnsafeMutableBufferPointer<SceneLayer>) -> Int {
         var count = 0
         for layer in set.layers {
             buffer.initializeElement(at: count, to: layer)
             count += 1
         }
-        guard !scripts.isEmpty else { return count }
-        withUnsafeTemporaryAllocation(of: SubjectPose.self, capacity: scripts.count) { poses in
+        // At most two props, far first.
+        var props: (ScenePropPlacement?, ScenePropPlacement?) = (nil, nil)
+        forEachProp(at: t) { p in
+            if props.0 == nil { props.0 = p } else { props.1 = p }
+        }
+        if let a = props.0, let b = props.1, b.depth > a.depth { props = (b, a) }
+        func emitProps(fartherThan depth: Double) {
+            for p in [props.0, props.1] {
+                guard let p, p.depth > depth else { continue }
+                buffer.initializeElement(at: count, to: p.layer(library: library))
+                count += 1
+            }
+            if let a = props.0, a.depth > depth { props.0 = nil }
+            if let b = props.1, b.depth > depth { props.1 = nil }
+        }
+        withUnsafeTemporaryAllocation(of: SubjectPose.self, capacity: max(1, scripts.count)) { poses in
             var n = 0
             for script in scripts {
                 guard let pose = script.pose(at: t, camera: camera) else { continue }
@@ -258,6 +313,7 @@ public struct SyntheticScene: Sendable {
             for i in 0..<n {
                 let figure = SubjectFigure(pose: poses[i], camera: camera)
                 guard figure.isVisible(width: camera.width, height: camera.height) else { continue }
+                emitProps(fartherThan: poses[i].depth)
                 let layers = figure.layers(library: library)
                 buffer.initializeElement(at: count, to: layers.body)
                 buffer.initializeElement(at: count + 1, to: layers.neck)
@@ -266,6 +322,7 @@ public struct SyntheticScene: Sendable {
             }
             _ = poses.baseAddress!.deinitialize(count: n)
         }
+        emitProps(fartherThan: -.infinity)
         return count
     }
 }

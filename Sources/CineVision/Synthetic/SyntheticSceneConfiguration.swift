@@ -47,13 +47,17 @@ extension SyntheticScene {
         public var lightDrop: LightDrop?
         /// How many people walk through the scene (0 ... 16).
         public var subjectCount: Int
+        /// Whether the scene has props to track: a ball rolled along the sideboard and a cup the
+        /// first subject carries (``SyntheticProp``; off by default, so scenes without them keep
+        /// their bytes).
+        public var props: Bool
 
         /// Creates a configuration; the defaults are a 1280 × 720, 30 fps, 20 s scene with a
         /// 6.5 cm baseline, a 60° field of view, mild noise (1 % of full scale) and three subjects.
         public init(
             width: Int = 1280, height: Int = 720, fps: Double = 30, seed: UInt64 = 1,
             baseline: Double = 0.065, fieldOfViewDegrees: Double = 60, duration: Double = 20,
-            noise: Double = 0.01, lightDrop: LightDrop? = nil, subjectCount: Int = 3
+            noise: Double = 0.01, lightDrop: LightDrop? = nil, subjectCount: Int = 3, props: Bool = false
         ) {
             self.width = width
             self.height = height
@@ -65,6 +69,7 @@ extension SyntheticScene {
             self.noise = noise
             self.lightDrop = lightDrop
             self.subjectCount = subjectCount
+            self.props = props
         }
 
         /// Checks every value; throws the first one out of range.

@@ -1,0 +1,120 @@
+// SceneProp: the synthetic scene's props — a ball rolled along the sideboard and a cup carried
+// by the first subject — for tracking what a user taps, with their true boxes.
+import CineMedia
+
+/// A prop of a ``SyntheticScene`` at one instant, as a perfect tracker would see it in the left
+/// (reference) view. Scenes have props when ``SyntheticScene/Configuration/props`` is on.
+public struct SyntheticProp: Sendable, Hashable {
+    /// What the prop is.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A red and white ball on the sideboard, rolled from one end to the other and back.
+        case ball
+        /// A mug in the first subject's hand, carried across the room with them.
+        case cup
+    }
+
+    /// Stable across the scene: 100 for the ball, 101 for the cup (never a subject's id).
+    public var id: Int
+    /// What the prop is.
+    public var kind: Kind
+    /// The prop's box, clipped to the frame (zero-sized when it is outside). Not reduced by
+    /// occlusion: ``visibleFraction`` says how much of it the camera sees.
+    public var bounds: NormalizedRect
+    /// Disparity of the prop, full-resolution pixels.
+    public var disparity: Double
+    /// Depth of the prop, metres.
+    public var depth: Double
+    /// The share of the prop's whole outline (0 ... 1) the camera sees: inside the frame and
+    /// not behind anything nearer (a column, a person, the other prop).
+    public var visibleFraction: Double
+
+    /// Creates a prop record.
+    public init(id: Int, kind: Kind, bounds: NormalizedRect, disparity: Double, depth: Double, visibleFraction: Double) {
+        self.id = id
+        self.kind = kind
+        self.bounds = bounds
+        self.disparity = disparity
+        self.depth = depth
+        self.visibleFraction = visibleFraction
+    }
+}
+
+/// Where a prop is at one instant, in left-view pixels.
+struct ScenePropPlacement {
+    let kind: SyntheticProp.Kind
+    let bounds: PixelRect
+    let depth: Double
+    let disparity: Double
+
+    /// The prop's id in the truth.
+    var id: Int { kind == .ball ? 100 : 101 }
+
+    /// Whether the prop is drawn at pixel (`x`, `y`): the ball is a disc, the cup a rectangle.
+    func covers(x: Double, y: Double) -> Bool {
+        guard x >= bounds.left, x < bounds.right, y >= bounds.top, y < bounds.bottom else { return false }
+        guard kind == .ball else { return true }
+        let u = (x - (bounds.left + bounds.right) / 2) / (bounds.width / 2)
+        let v = (y - (bounds.top + bounds.bottom) / 2) / (bounds.height / 2)
+        return u * u + v * v <= 1
+    }
+
+    /// The layer that draws the prop.
+    func layer(library: SceneTextureLibrary) -> SceneLayer {
+        let texture = kind == .ball ? library.ball : library.cup
+        return SceneLayer(
+            shape: kind == .ball ? .ellipse : .roundedRectangle, bounds: bounds,
+            cornerRadius: kind == .ball ? 0 : bounds.width * 0.08, depth: depth, disparity: disparity,
+            texture: texture.view, wrapsHorizontally: false, wrapsVertically: false,
+            horizontal: .stretched(from: bounds.left, to: bounds.right, size: texture.size),
+            vertical: .stretched(from: bounds.top, to: bounds.bottom, size: texture.size))
+    }
+}
+
+/// The props' motion: the ball rests at the left end of the stretch of sideboard the columns
+/// leave in view, rolls to its right end (15–33 % of the scene), rests, and rolls back
+/// (55–73 %), passing behind the people walking in front; the cup is in the first subject's hand, 30 cm to the right of their centre line, at
+/// chest height and 25 cm nearer the camera, bobbing with their step.
+struct SceneProps {
+    /// The ball's radius, metres.
+    static let ballRadius = 0.09
+    /// The cup's width and height, metres.
+    static let cupSize = (width: 0.09, height: 0.11)
+
+    /// Calls `body` with each prop placed at scene time `t`, far first. Allocates nothing.
+    static func forEach(
+        at t: Double, duration: Double, camera: StereoCameraModel, set: SceneSet, carrier: SubjectScript?,
+        _ body: (ScenePropPlacement) -> Void
+    ) {
+        let board = set.sideboard
+        let r = ballRadius
+        let ballDepth = board.depth + 0.09
+        // The stretch of the sideboard the columns leave in view (at the ball's depth), less a margin.
+        var lo = board.left + r + 0.05, hi = board.right - r - 0.05
+        for c in set.columns {
+            let cl = c.left * ballDepth / c.depth, cr = c.right * ballDepth / c.depth
+            if cr < 0 { lo = max(lo, cr + r + 0.05) } else { hi = min(hi, cl - r - 0.05) }
+        }
+        if hi - lo < 0.4 { hi = lo + 0.4 }
+        let p = t / duration
+        let out = SceneTexturePatterns.smoothstep(0.15, 0.33, p), back = SceneTexturePatterns.smoothstep(0.55, 0.73, p)
+        let along = out - back  // 0 at the left end, 1 at the right
+        let x = lo + along * (hi - lo)
+        let ball = ScenePropPlacement(
+            kind: .ball,
+            bounds: camera.rect(x0: x - r, x1: x + r, bottom: board.top, top: board.top + 2 * r, depth: ballDepth),
+            depth: ballDepth, disparity: camera.disparity(atDepth: ballDepth))
+        var cup: ScenePropPlacement?
+        if let pose = carrier?.pose(at: t, camera: camera) {
+            let depth = pose.depth - 0.25, cx = pose.x + 0.3
+            let bottom = pose.headHeight - 0.45
+            cup = ScenePropPlacement(
+                kind: .cup,
+                bounds: camera.rect(
+                    x0: cx - cupSize.width / 2, x1: cx + cupSize.width / 2, bottom: bottom,
+                    top: bottom + cupSize.height, depth: depth),
+                depth: depth, disparity: camera.disparity(atDepth: depth))
+        }
+        body(ball)
+        if let cup { body(cup) }
+    }
+}
