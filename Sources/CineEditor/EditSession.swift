@@ -115,7 +115,8 @@ public struct EditSession: Sendable {
             throw EditError(.invalid, "a tap needs x and y in 0…1, got \(x), \(y)")
         }
         let now = focus[index]
-        let hit = records[index].detections.filter { d in
+        let added = addedBoxes(at: index).map { Detection(id: $0.id, type: .salientObject, bounds: $0.bounds) }
+        let hit = (records[index].detections + added).filter { d in
             let b = d.bounds
             return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height
         }.min { $0.bounds.width * $0.bounds.height < $1.bounds.width * $1.bounds.height }
@@ -132,6 +133,42 @@ public struct EditSession: Sendable {
         if now.detectionID == nil, now.kind == .weakUser, case .disparity? = decision(at: index)?.target { strong = true } else { strong = false }
         try focus(on: .disparity(disparity), at: index, strong: strong)
         return String(format: "%@ focus on the plane at disparity %.1f px", strong ? "strong" : "weak", disparity)
+    }
+
+    /// Adds an object followed through the take (from a tap on something that is not a
+    /// detection: ``TakePreview/follow(from:x:y:times:limit:)``) as a track of its own, kept in
+    /// the changes like Apple's added detection tracks, with weak (or strong) focus on it from
+    /// frame `index`. Returns its ID.
+    /// - Throws: `notFound` when there are no samples (nothing was followed).
+    public mutating func addTrack(_ samples: [FocusTrackSample], at index: Int, strong: Bool = false) throws(EditError) -> Int {
+        guard !samples.isEmpty else { throw EditError(.notFound, "nothing was followed from the frame at \(time(of: index))") }
+        let id: Int
+        do { id = try changes.nextTrackID(in: recorded) } catch { throw EditError(.invalid, "\(error)") }
+        var next = changes
+        next.add(ScriptChanges.AddedTrack(id: id, samples: samples))
+        try commit(placing(FocusDecision(time: time(of: index), target: .detection(id), kind: strong ? .strongUser : .weakUser),
+                           at: index, in: next))
+        return id
+    }
+
+    /// The box of added track `id` on frame `index`, if it is followed there.
+    public func addedBox(of id: Int, at index: Int) -> NormalizedRect? {
+        guard let track = changes.tracks.first(where: { $0.id == id }) else { return nil }
+        let t = time(of: index)
+        return track.samples.first { abs(($0.time - t).nanoseconds) <= halfFrame.nanoseconds }?.bounds
+    }
+
+    /// The added tracks followed on frame `index`: their IDs and boxes.
+    public func addedBoxes(at index: Int) -> [(id: Int, bounds: NormalizedRect)] {
+        changes.tracks.compactMap { t in addedBox(of: t.id, at: index).map { (t.id, $0) } }
+    }
+
+    /// Whether a tap at normalised (`x`, `y`) of frame `index` lands on a detection or an added
+    /// track (otherwise the editor follows the object there: ``addTrack(_:at:strong:)``).
+    public func tapHits(at index: Int, x: Double, y: Double) -> Bool {
+        (records[index].detections.map(\.bounds) + addedBoxes(at: index).map(\.bounds)).contains { b in
+            x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height
+        }
     }
 
     /// Your decision on frame `index`, if there is one.
@@ -220,6 +257,11 @@ public struct EditSession: Sendable {
         let record = records[index]
         let when = time(of: index).seconds
         switch decision.target {
+        case .detection(let id) where base.tracks.contains(where: { $0.id == id }):
+            let t = time(of: index)
+            guard base.tracks.first(where: { $0.id == id })!.samples.contains(where: { abs(($0.time - t).nanoseconds) <= halfFrame.nanoseconds }) else {
+                throw EditError(.notFound, String(format: "added track %d is not followed in the frame at %.3f s", id, when))
+            }
         case .detection(let id):
             guard record.detections.contains(where: { $0.id == id }) else {
                 throw EditError(.notFound, String(format: "detection %d is not in the frame at %.3f s; there: %@", id, when,
@@ -263,11 +305,14 @@ public struct EditSession: Sendable {
             let moment = s.moment(at: t, effective: effective)
             let d = moment.disparity ?? r.focus?.focusDisparity ?? lastDisparity
             lastDisparity = d
-            let located = moment.primary.flatMap { p -> Detection? in
+            let located = moment.primary.flatMap { p -> Int? in
                 if case .disparity = p.target { return nil }
-                return p.target.locate(in: r.detections)
+                if case .detection(let id) = p.target, let added = next.tracks.first(where: { $0.id == id }) {
+                    return added.samples.contains { abs(($0.time - t).nanoseconds) <= halfFrame.nanoseconds } ? id : nil
+                }
+                return p.target.locate(in: r.detections)?.id
             }
-            return FrameFocus(disparity: d, detectionID: located?.id, kind: moment.primary?.kind, racking: moment.secondary != nil)
+            return FrameFocus(disparity: d, detectionID: located, kind: moment.primary?.kind, racking: moment.secondary != nil)
         }
     }
 

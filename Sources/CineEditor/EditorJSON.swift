@@ -103,9 +103,17 @@ struct ScriptReply: Encodable, Sendable {
             try c.encode(kind)
         }
     }
+    /// An object followed through the take after a tap: its ID, the frame of its first box and
+    /// one box `[x, y, w, h]` per frame from there.
+    struct AddedTrack: Encodable, Sendable {
+        var id: Int
+        var first: Int
+        var boxes: [[Double]]
+    }
     var fNumber: Double
     var decisions: [Decision]
     var focus: [Focus]
+    var tracks: [AddedTrack]
     var dirty: Bool
     var canUndo: Bool
     var canRedo: Bool
@@ -117,6 +125,10 @@ struct ScriptReply: Encodable, Sendable {
     init(_ s: EditSession, message: String? = nil) {
         let kinds: [FocusDecisionKind: Int] = [.base: 1, .weakUser: 2, .strongUser: 3]
         fNumber = s.script.fNumber
+        tracks = s.changes.tracks.compactMap { t in
+            guard let first = t.samples.first.flatMap({ s.index(at: $0.time.seconds) }) else { return nil }
+            return AddedTrack(id: t.id, first: first, boxes: t.samples.map { [$0.bounds.x, $0.bounds.y, $0.bounds.width, $0.bounds.height] })
+        }
         decisions = s.script.decisions.map { d in
             var o = Decision(time: d.time.seconds, kind: d.kind.rawValue, index: s.index(at: d.time.seconds))
             switch d.target {

@@ -128,6 +128,19 @@ public final class EditorServer: Sendable {
             let body = try await edit(TapRequest.self, request)
             let (t, x, y) = (body.time.value, body.x.value, body.y.value)
             let index = try api { () throws(EditError) in try session.withLock { s throws(EditError) in try s.frame(at: t) } }
+            // On something that is not a detection: the object there is followed through the
+            // take and added as a track of its own; on the background, the fixed plane as before.
+            let (hits, times) = session.withLock { ($0.tapHits(at: index, x: x, y: y), $0.times) }
+            if !hits, (0...1).contains(x), (0...1).contains(y) {
+                let samples = try await onWorker { [preview] in try preview.follow(from: index, x: x, y: y, times: times) }
+                if samples.count >= 2 {
+                    return try mutate { s throws(EditError) in
+                        let id = try s.addTrack(samples, at: index)
+                        let span = (samples.last!.time - samples.first!.time).seconds
+                        return String(format: "weak focus on the object at (%.2f, %.2f): followed for %.1f s as track %d", x, y, span, id)
+                    }
+                }
+            }
             let depth = try await onWorker { [preview] in try preview.disparity(index: index, x: x, y: y) }
             return try mutate { s throws(EditError) in try s.tap(at: index, x: x, y: y, disparity: depth) }
         }

@@ -100,6 +100,40 @@ public final class TakePreview: Sendable {
         }
     }
 
+    /// The object at normalised point (`x`, `y`) of frame `index`, followed forward through the
+    /// take by its look until it is lost (hidden, or out of the frame) or `limit` frames have
+    /// passed: one sample per frame (time from `times`), its box, and its disparity (the robust
+    /// disparity inside the box in the recorded map). Empty when there is no object at the point
+    /// (the background, or too small or plain to follow). Decodes the frames at full resolution,
+    /// in order: about the take's decoding time.
+    public func follow(from index: Int, x: Double, y: Double, times: [Int64], limit: Int = 900) throws -> [FocusTrackSample] {
+        try state.withLock { s throws -> [FocusTrackSample] in
+            let header = self.header
+            func map(_ i: Int) throws -> DisparityMap {
+                DisparityMap(quantized: try s.disparity.image(at: i) { _, _ in }, scale: header.disparityScale,
+                             referenceWidth: header.referenceWidth, referenceHeight: header.referenceHeight)
+            }
+            let first = try s.video.image(at: index) { _, _ in }
+            let firstMap = try map(index)
+            guard let found = TappedObjectFinder().find(at: NormalizedPoint(x: x, y: y), in: first, disparity: firstMap),
+                  var tracker = AppearanceTracker(image: first, bounds: found.bounds) else { return [] }
+            var d = firstMap.robustDisparity(in: found.bounds, previous: found.disparity) ?? found.disparity
+            var samples: [FocusTrackSample] = []
+            if let d { samples.append(FocusTrackSample(time: Timestamp(nanoseconds: times[index]), bounds: tracker.bounds, disparity: d)) }
+            var i = index + 1
+            while i < min(times.count, index + limit) {
+                let o = tracker.update(try s.video.image(at: i) { _, _ in })
+                guard case .tracking = o.status else { break }
+                d = try map(i).robustDisparity(in: o.bounds, previous: d) ?? d
+                if let d { samples.append(FocusTrackSample(time: Timestamp(nanoseconds: times[i]), bounds: o.bounds, disparity: d)) }
+                i += 1
+            }
+            // The frames the tracker took to say it was lost are not the object's.
+            if i < min(times.count, index + limit) { samples.removeLast(min(samples.count, tracker.configuration.missesToLose - 1)) }
+            return samples
+        }
+    }
+
     /// Frame `index` at preview size and its disparity map: from the caches, else decoded (the
     /// two tracks at once). The video frames decoded just before it are kept, so a short
     /// scrub back decodes no video.

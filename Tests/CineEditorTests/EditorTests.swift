@@ -151,6 +151,68 @@ import Testing
         #expect(held >= 1)
     }
 
+    @Test func aTapOnAnObjectFollowsItThroughTheTakeAndFocusFollowsIt() throws {
+        // The synthetic camera's ball, tapped after the take: followed by its look, added to the
+        // changes as a track of its own, focused, saved, and applied the way a render applies it.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cg-edit-track-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let asset = folder + "/take.cine.mkv"
+        let yaml = """
+            nodes:
+              camera: { kind: synthetic, size: 640x360, live: false, duration: 8s, fps: 15, seed: 3, props: true }
+              focus: { kind: focus, detections: camera.detections, disparity: camera.disparity }
+              asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: focus.detections,
+                       focus: focus.focus, path: "\(asset)", fps: 15 }
+            """
+        let summary = try GraphRunner(graph: try Graph.parse(yaml, registry: NodeRegistry.standard().withViewfinder())).run()
+        #expect(summary.failures.isEmpty)
+        let changesPath = folder + "/take.cine.changes.json"
+        var (s, preview) = try Self.open(asset, changes: changesPath)
+        var c = SyntheticScene.Configuration(width: 640, height: 360, fps: 15, seed: 3)
+        c.props = true
+        let scene = SyntheticScene(c)
+        func ball(_ j: Int) -> SyntheticProp? {
+            scene.props(at: Double(s.records[j].time) / 1e9).first { $0.kind == .ball }
+        }
+        // A frame where the ball is in full view and no rectangle covers it.
+        let i = try #require((5..<s.frameCount).first { j in
+            guard let b = ball(j), b.visibleFraction == 1 else { return false }
+            return !s.tapHits(at: j, x: b.bounds.x + b.bounds.width / 2, y: b.bounds.y + b.bounds.height / 2)
+        })
+        let b = ball(i)!
+        let samples = try preview.follow(from: i, x: b.bounds.x + b.bounds.width / 2, y: b.bounds.y + b.bounds.height / 2,
+                                         times: s.records.map(\.time))
+        #expect(samples.count >= 10)
+        var overlapping = 0, inView = 0
+        for (k, sample) in samples.enumerated() {
+            guard let t = ball(i + k), t.visibleFraction >= 0.75 else { continue }
+            inView += 1
+            if ObjectTracker.iou(sample.bounds, t.bounds) >= 0.5 { overlapping += 1 }
+            #expect(abs(sample.disparity - t.disparity) < 0.15 * t.disparity, "frame \(i + k): \(sample.disparity) vs \(t.disparity)")
+        }
+        #expect(Double(overlapping) >= 0.9 * Double(inView), "\(overlapping) of \(inView)")
+        let id = try s.addTrack(samples, at: i)
+        #expect(s.focus[i].detectionID == id && s.focus[i].kind == .weakUser)
+        // Focus follows the ball while it is followed (once the rack has landed).
+        let later = i + min(samples.count - 1, 8)
+        #expect(s.focus[later].detectionID == id)
+        #expect(abs(s.focus[later].disparity - samples[later - i].disparity) < 0.05 * samples[later - i].disparity + 0.2)
+        // Saved, reopened and applied as a render applies it.
+        try s.save()
+        let changes = try ScriptChanges.load(contentsOf: changesPath)
+        #expect(changes.tracks.map(\.id) == [id] && changes.tracks[0].samples == samples)
+        var script = try CinematicScript(records: s.records)
+        try changes.apply(to: &script)
+        let when = Timestamp(nanoseconds: s.records[later].time)
+        #expect(abs((script.focusDisparity(at: when) ?? 0) - samples[later - i].disparity) < 0.05 * samples[later - i].disparity + 0.2)
+        let (reopened, _) = try Self.open(asset, changes: changesPath)
+        #expect(reopened.focus[later].detectionID == id)
+        // Undo takes the track away with its decision.
+        try s.undo()
+        #expect(s.changes.tracks.isEmpty && s.focus[later].detectionID != id)
+    }
+
     @Test func aSeekGivesTheFrameAStraightReadGives() throws {
         let (folder, asset) = try Self.recordTake("seek")
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -90,7 +90,13 @@ function drawOverlay() {
   g.clearRect(0, 0, c.width, c.height);
   if (!take || !script) return;
   const f = script.focus[cg.index], r = devicePixelRatio || 1;
-  for (const [id, , type, x, y, w, h] of take.detections[cg.index]) {
+  // The recorded detections, and the objects followed after a tap (added tracks).
+  const rects = take.detections[cg.index].slice();
+  for (const t of script.tracks || []) {
+    const b = t.boxes[cg.index - t.first];
+    if (b) rects.push([t.id, t.id, 'object', b[0], b[1], b[2], b[3]]);
+  }
+  for (const [id, , type, x, y, w, h] of rects) {
     const focused = id === f[1];
     g.setLineDash(focused && f[2] === 2 ? [8 * r, 6 * r] : []);
     g.lineWidth = (focused ? (f[2] === 3 ? 3.5 : 2.5) : 1.2) * r;

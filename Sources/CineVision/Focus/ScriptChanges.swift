@@ -18,6 +18,59 @@ public struct ScriptChanges: Sendable, Hashable, Codable {
     public var fNumber: Double?
     /// User decisions (weak or strong), in time order.
     public private(set) var decisions: [FocusDecision] = []
+    /// Objects the user tapped after the take and had followed through it (like Apple's added
+    /// detection tracks), in the order they were added; decisions focus on them by their `id`.
+    public private(set) var tracks: [AddedTrack] = []
+
+    /// An object followed through the take after it was recorded: a custom track of the script
+    /// (``CinematicScript/addCustomTrack(_:)``) under the ID it gets when the changes are applied.
+    public struct AddedTrack: Sendable, Hashable, Codable {
+        /// The track's ID in the script (checked when the changes are applied).
+        public var id: Int
+        /// Its box and disparity on each frame, in time order; it ends at the last one.
+        public var samples: [FocusTrackSample]
+
+        /// Creates an added track.
+        public init(id: Int, samples: [FocusTrackSample]) {
+            self.id = id
+            self.samples = samples
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case format, version, fNumber, decisions, tracks }
+
+    /// Decodes changes; `tracks` may be absent (files from before tracks could be added).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        version = try c.decode(Int.self, forKey: .version)
+        fNumber = try c.decodeIfPresent(Double.self, forKey: .fNumber)
+        decisions = try c.decode([FocusDecision].self, forKey: .decisions)
+        tracks = try c.decodeIfPresent([AddedTrack].self, forKey: .tracks) ?? []
+    }
+
+    /// Encodes the changes; `tracks` only when there are some.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(version, forKey: .version)
+        try c.encodeIfPresent(fNumber, forKey: .fNumber)
+        try c.encode(decisions, forKey: .decisions)
+        if !tracks.isEmpty { try c.encode(tracks, forKey: .tracks) }
+    }
+
+    /// Adds an object followed through the take (its ID is the one the script will give it:
+    /// see ``apply(to:)``).
+    public mutating func add(_ track: AddedTrack) { tracks.append(track) }
+
+    /// The IDs the script gives `tracks` plus one more custom track, applied to `script` in
+    /// order (the ID the next added track must carry).
+    public func nextTrackID(in script: CinematicScript) throws -> Int {
+        var s = script
+        for t in tracks { try s.addCustomTrack(t.samples) }
+        return try s.addCustomTrack([FocusTrackSample(time: .zero, bounds: NormalizedRect(x: 0, y: 0, width: 0, height: 0),
+                                                      disparity: 0)]).id
+    }
 
     /// The value of ``format``.
     public static let formatName = "cinegraph-changes"
@@ -45,10 +98,17 @@ public struct ScriptChanges: Sendable, Hashable, Codable {
     /// Removes every user decision.
     public mutating func removeAllDecisions() { decisions.removeAll() }
 
-    /// Applies the changes to a script rebuilt from a recording: sets the f-number and adds each
-    /// user decision (which must name a track the recording has).
+    /// Applies the changes to a script rebuilt from a recording: sets the f-number, adds each
+    /// added track (under the ID it was made with), then each user decision (which must name a
+    /// track the recording or the changes have).
     public func apply(to script: inout CinematicScript) throws {
         if let fNumber { try script.setFNumber(fNumber) }
+        for t in tracks {
+            let made = try script.addCustomTrack(t.samples)
+            guard made.id == t.id else {
+                throw ScriptChangesError.invalid("added track \(t.id) was made for another recording (here it would be \(made.id))")
+            }
+        }
         for d in decisions { try script.addUserDecision(d) }
     }
 
