@@ -16,7 +16,7 @@ struct EditCommand: ParsableCommand {
         discussion: """
             Serves a page at the printed address: the frame at the playhead with the bokeh of your \
             decisions, every subject's rectangle, a timeline of the focus and the subjects. Tap a \
-            subject to focus on it (tap again to hold it), tap elsewhere for that depth, drag or \
+            subject to focus on it (tap again to hold it), tap an object to follow it through the take and focus on it, tap elsewhere for that depth, drag or \
             delete your decisions, set the aperture, Save (the changes file, as `cinegraph script` \
             writes it) and Render (a movie with the audio kept). See docs/edit.md.
             """)
