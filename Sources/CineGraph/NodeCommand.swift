@@ -23,6 +23,10 @@ public struct NodeCommand: Sendable, Hashable {
     public func point(_ name: String) -> (x: Double, y: Double)? {
         arguments[name].flatMap(CommandArgument.parsePoint)
     }
+    /// A box argument as normalised (x, y, width, height), inside 0…1.
+    public func box(_ name: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+        arguments[name].flatMap(CommandArgument.parseBox)
+    }
     /// An integer argument.
     public func integer(_ name: String) -> Int? { arguments[name].flatMap { Int($0) } }
     /// A number argument.
@@ -40,6 +44,8 @@ public struct CommandArgument: Sendable, Hashable {
     public enum Value: Sendable, Hashable {
         /// A normalised point `X,Y`, both in 0…1 (origin at the top left).
         case point
+        /// A normalised box `X,Y,W,H`: its top-left corner and size, inside 0…1, not empty.
+        case box
         /// An integer in the range.
         case integer(ClosedRange<Int>)
         /// A number in the range.
@@ -79,6 +85,7 @@ public struct CommandArgument: Sendable, Hashable {
     public var placeholder: String {
         switch value {
         case .point: return "X,Y"
+        case .box: return "X,Y,W,H"
         case .integer: return "N"
         case .number: return "F"
         case .flag: return "true"
@@ -96,6 +103,7 @@ public struct CommandArgument: Sendable, Hashable {
     public var typeName: String {
         switch value {
         case .point: return "point"
+        case .box: return "box"
         case .integer: return "integer"
         case .number: return "number"
         case .flag: return "boolean"
@@ -108,6 +116,9 @@ public struct CommandArgument: Sendable, Hashable {
         switch value {
         case .point:
             return Self.parsePoint(text) == nil ? "\(name)=\(text) is not a point X,Y with both in 0...1" : nil
+        case .box:
+            return Self.parseBox(text) == nil
+                ? "\(name)=\(text) is not a box X,Y,W,H inside 0...1 (top-left corner, width and height > 0)" : nil
         case .integer(let range):
             guard let v = Int(text) else { return "\(name)=\(text) is not an integer" }
             return range.contains(v) ? nil : "\(name)=\(v) is out of range \(range.lowerBound)...\(range.upperBound)"
@@ -121,6 +132,14 @@ public struct CommandArgument: Sendable, Hashable {
             let near = closestMatch(to: text, in: words).map { "; did you mean '\($0)'?" } ?? ""
             return "\(name)=\(text) is not one of \(words.joined(separator: ", "))\(near)"
         }
+    }
+
+    static func parseBox(_ text: String) -> (x: Double, y: Double, width: Double, height: Double)? {
+        let v = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
+        guard v.count == 4, v.allSatisfy(\.isFinite), v[0] >= 0, v[1] >= 0, v[2] > 0, v[3] > 0,
+              v[0] + v[2] <= 1 + 1e-9, v[1] + v[3] <= 1 + 1e-9
+        else { return nil }
+        return (v[0], v[1], v[2], v[3])
     }
 
     static func parsePoint(_ text: String) -> (x: Double, y: Double)? {

@@ -37,6 +37,9 @@ public struct FocusNode: Node {
             "track", [.point, .strong],
             "Tracking focus on the object at (X, Y): a new salientObject detection followed by its look (needs the video input; disparity gives it a depth)"),
         CommandDescription(
+            "track-box", [CommandArgument("box", .box, "normalised box: top-left corner, width, height"), .strong],
+            "Tracking focus on the object in the box (a drag in the viewfinder): a new salientObject detection followed by its look (needs the video input)"),
+        CommandDescription(
             "tap", [.point],
             "Viewfinder tap: a rectangle not in focus → weak, the weak one → strong, elsewhere → track the object there"
         ),
@@ -150,6 +153,18 @@ public struct FocusNode: Node {
             return try fixed(at: point(command), strong: strong, command: "fixed")
         case "track":
             return try track(at: point(command), strong: strong, fallback: false)
+        case "track-box":
+            let b = command.box("box")!
+            let box = NormalizedRect(x: b.x, y: b.y, width: b.width, height: b.height)
+            guard let image = lastVideo else {
+                throw NodeCommandError("track-box: needs the video input to follow the object in the box; connect video")
+            }
+            salient.removeAll()
+            guard let found = salient.start(box: box, image: image, disparity: lastMap) else {
+                throw NodeCommandError("track-box: nothing to follow in the box \(command.arguments["box"] ?? "") (too small or plain)")
+            }
+            engine.track(found, strong: strong)
+            return "\(strong ? "strong" : "weak") tracking focus on salient object \(found.id) in the box"
         case "tap", "press":
             let at = point(command)
             let action: FocusAction

@@ -192,6 +192,24 @@ public final class WebDriver: @unchecked Sendable {
         _ = try await sessionCall("DELETE", "/actions")
     }
 
+    /// Drags the mouse from one viewport point to another (down, moves over `milliseconds`, up).
+    public func drag(from a: (x: Int, y: Int), to b: (x: Int, y: Int), milliseconds: Int = 300) async throws {
+        var moves: [[String: Any]] = [
+            ["type": "pointerMove", "duration": 0, "origin": "viewport", "x": a.x, "y": a.y],
+            ["type": "pointerDown", "button": 0],
+        ]
+        for k in 1...6 {
+            moves.append(["type": "pointerMove", "duration": milliseconds / 6, "origin": "viewport",
+                          "x": a.x + (b.x - a.x) * k / 6, "y": a.y + (b.y - a.y) * k / 6])
+        }
+        moves.append(["type": "pointerUp", "button": 0])
+        let actions: [String: Any] = [
+            "actions": [["type": "pointer", "id": "finger", "parameters": ["pointerType": "mouse"], "actions": moves] as [String: Any]]
+        ]
+        _ = try await sessionCall("POST", "/actions", actions)
+        _ = try await sessionCall("DELETE", "/actions")
+    }
+
     /// Clicks the element matching a CSS selector.
     public func click(_ selector: String) async throws {
         let found = try await sessionCall("POST", "/element", ["using": "css selector", "value": selector], raw: true)

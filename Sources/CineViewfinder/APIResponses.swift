@@ -76,7 +76,7 @@ struct CommandSchema: Encodable, Sendable {
             case .integer(let r): out.range = [.integer(Int64(r.lowerBound)), .integer(Int64(r.upperBound))]
             case .number(let r): out.range = [.number(r.lowerBound), .number(r.upperBound)]
             case .choice(let words): out.choices = words
-            case .point, .flag: break
+            case .point, .box, .flag: break
             }
             return out
         }

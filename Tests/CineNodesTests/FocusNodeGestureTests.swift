@@ -134,6 +134,30 @@ private let person: Detections = [
         #expect((last[\.$focus])?.targetDetectionID == salient.id)
     }
 
+    @Test func aDraggedBoxIsTrackedByItsLook() throws {
+        var h = try NodeHarness(FocusNode.self)
+        try h.start()
+        // A textured picture (a look to follow) over the vase scene's disparity.
+        let picture = ImagePool().makeImage(width: 64, height: 36, format: .gray8)
+        for y in 0..<36 {
+            for x in 0..<64 { picture.plane(0).row(y, as: UInt8.self)[x] = UInt8((x * 37 + y * 91 + (x * y) % 13) % 200 + 20) }
+        }
+        let inputs: PortValues<FocusNode> = [\.$detections: person, \.$disparity: vase(), \.$video: picture]
+        _ = try h.process(inputs, at: Timestamp(frame: 0, fps: 30))
+        #expect(try h.command(NodeCommand("track-box", arguments: ["box": "0.75,0.55,0.1,0.3"]))
+                == "weak tracking focus on salient object 1000001 in the box")
+        let o = try h.process(inputs, at: Timestamp(frame: 1, fps: 30))
+        let salient = try #require(o[\.$focusedDetections]?.first { $0.type == .salientObject })
+        #expect(abs(salient.bounds.x - 0.75) < 0.03 && abs(salient.bounds.width - 0.1) < 0.03 && salient.focusMode == .weak)
+        #expect(abs((salient.disparity ?? 0) - 30) < 1)
+        // A box reaching outside the frame is refused by the declaration; a flat one has nothing to follow.
+        #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("track-box", arguments: ["box": "0.9,0.5,0.2,0.3"])) }
+        var flat = try NodeHarness(FocusNode.self)
+        try flat.start()
+        _ = try flat.process([\.$detections: person, \.$disparity: vase(), \.$video: grey()])
+        #expect(throws: NodeCommandError.self) { try flat.command(NodeCommand("track-box", arguments: ["box": "0.75,0.55,0.1,0.3"])) }
+    }
+
     @Test func tapWithoutDisparityIsAClearError() throws {
         var h = try NodeHarness(FocusNode.self)
         try h.start()

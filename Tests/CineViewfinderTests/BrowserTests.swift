@@ -220,6 +220,15 @@ struct SceneSwitchNode: Node {
             }
             try await browser.screenshot("05-fixed")
 
+            // A drag draws a box: the object in it is tracked by its look (the focus node's track-box).
+            let (ax, ay) = try await Self.viewport(browser, x: 0.3, y: 0.3)
+            let (bx, by) = try await Self.viewport(browser, x: 0.45, y: 0.55)
+            try await browser.drag(from: (ax, ay), to: (bx, by))
+            try await eventually(10, "the drag's reply") {
+                try await Self.state(browser).replies.contains { $0.contains("tracking focus on salient object") && $0.hasSuffix("in the box") }
+            }
+            try await browser.screenshot("05b-box")
+
             // The slider sets the f-number (the focus state carries it back).
             try await browser.execute(
                 """

@@ -69,6 +69,11 @@ function draw(h) {
   }
   ctx2d.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx2d.clearRect(0, 0, w, hh);
+  if (drag && drag.to) {
+    const [a, b] = [drag.from, drag.to];
+    ctx2d.lineWidth = 2; ctx2d.strokeStyle = "#ffd60a"; ctx2d.setLineDash([6, 4]);
+    ctx2d.strokeRect(Math.min(a[0], b[0]) * w, Math.min(a[1], b[1]) * hh, Math.abs(a[0] - b[0]) * w, Math.abs(a[1] - b[1]) * hh);
+  }
   if (!h || !h.detections) return;
   for (const d of h.detections) {
     const b = d.bounds, x = b.x * w, y = b.y * hh, bw = b.width * w, bh = b.height * hh;
@@ -96,18 +101,37 @@ canvas.addEventListener("pointerdown", (e) => {
     gesture("press", press.p);
   }, 300) };
 });
+// A drag (more than 12 px) draws a box: the object in it is tracked (the focus node's track-box).
+let drag = null;
 canvas.addEventListener("pointermove", (e) => {
-  if (press && Math.hypot(e.clientX - press.start.x, e.clientY - press.start.y) > 12) {
-    clearTimeout(press.timer); press = null;
+  if (press && !press.fired && Math.hypot(e.clientX - press.start.x, e.clientY - press.start.y) > 12) {
+    clearTimeout(press.timer); drag = { from: press.p }; press = null;
   }
+  if (drag) { drag.to = point(e); draw(cg.header); }
 });
-canvas.addEventListener("pointerup", () => {
+canvas.addEventListener("pointerup", (e) => {
+  if (drag) {
+    const [a, b] = [drag.from, point(e)];
+    drag = null;
+    draw(cg.header);
+    const x = Math.min(a[0], b[0]), y = Math.min(a[1], b[1]);
+    const w = Math.abs(a[0] - b[0]), h = Math.abs(a[1] - b[1]);
+    if (w > 0 && h > 0) trackBox([x, y, w, h].map((v) => Math.round(v * 10000) / 10000));
+    return;
+  }
   if (!press) return;
   clearTimeout(press.timer);
   if (!press.fired) gesture("tap", press.p);
   press = null;
 });
-canvas.addEventListener("pointercancel", () => { if (press) clearTimeout(press.timer); press = null; });
+function trackBox(box) {
+  const node = cg.state && cg.state.capabilities.focus;
+  cg.gestures.push({ kind: "box", box });
+  if (!node) { toast("this graph has no focus node", true); return; }
+  api("/api/nodes/" + encodeURIComponent(node) + "/command",
+      { name: "track-box", arguments: { box: box.join(",") } }).catch(() => {});
+}
+canvas.addEventListener("pointercancel", () => { if (press) clearTimeout(press.timer); press = null; drag = null; });
 canvas.addEventListener("contextmenu", (e) => e.preventDefault());
 function gesture(kind, p) {
   cg.gestures.push({ kind, point: p });

@@ -13,8 +13,9 @@ import CineMedia
 /// lens), and an object that is hidden or leaves the frame is reported lost within a few frames
 /// (it is then left out of the detections, and comes back with the same ID if it is found
 /// again). Its disparity, where there is a map, is the robust disparity inside its box. Without a
-/// picture, or for an object too plain to follow by its look, objects are grown in the disparity map alone (``SalientObjectFinder``) each frame,
-/// predicted on their motion in between. IDs start at ``firstID``, far above a detector's.
+/// picture, or for an object too plain to follow by its look, objects are grown in the disparity
+/// map alone (``SalientObjectFinder``) each frame, predicted on their motion in between. IDs
+/// start at ``firstID``, far above a detector's.
 public struct SalientObjectTracker: Sendable {
     /// The first ID given to an object found at a point.
     public static let firstID = 1_000_001
