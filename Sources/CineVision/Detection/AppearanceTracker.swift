@@ -163,12 +163,10 @@ public struct AppearanceTracker: Sendable {
             misses = 0
             lostFrames = 0
             status = .tracking
-            if found.score >= c.learnScore, let patch = Optional(Self.sample(image, x: box.x, y: box.y, w: box.w, h: box.h, cols: cols, rows: rows)),
-               let seen = Self.normalised(patch) {
+            if found.score >= c.learnScore,
+               let seen = Self.normalised(Self.sample(image, x: box.x, y: box.y, w: box.w, h: box.h, cols: cols, rows: rows)) {
                 let a = Float(c.learningRate)
-                var blended = zip(template, seen).map { (1 - a) * $0 + a * $1 }
-                template = Self.normalised(blended, flat: 0) ?? template
-                blended = []
+                template = Self.normalised(zip(template, seen).map { (1 - a) * $0 + a * $1 }, flat: 0) ?? template
                 let m = Self.meanChroma(image, x: box.x, y: box.y, w: box.w, h: box.h)
                 meanChroma = (meanChroma.u + (m.u - meanChroma.u) * c.learningRate,
                               meanChroma.v + (m.v - meanChroma.v) * c.learningRate)

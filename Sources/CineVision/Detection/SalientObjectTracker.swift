@@ -83,7 +83,7 @@ public struct SalientObjectTracker: Sendable {
     }
 
     /// The last disparity of each object followed by its look.
-    private var lastDisparity: [Int: Double?] = [:]
+    private var lastDisparity: [Int: Double] = [:]
 
     /// Follows every object into a new frame and returns the detections of those in view (without
     /// a picture, objects followed by their look keep their place; without a map, disparity-only
@@ -97,13 +97,13 @@ public struct SalientObjectTracker: Sendable {
             if let luma {
                 let o = look.update(luma)
                 if case .tracking = o.status {
-                    let d = disparity?.robustDisparity(in: o.bounds, previous: lastDisparity[id] ?? nil) ?? lastDisparity[id] ?? nil
+                    let d = disparity?.robustDisparity(in: o.bounds, previous: lastDisparity[id]) ?? lastDisparity[id]
                     lastDisparity[id] = d
                     out.append(Detection(id: id, type: .salientObject, bounds: o.bounds,
                                          confidence: min(1, max(0, o.score)), disparity: d))
                 }
             } else if case .tracking = look.status {
-                out.append(Detection(id: id, type: .salientObject, bounds: look.bounds, disparity: lastDisparity[id] ?? nil))
+                out.append(Detection(id: id, type: .salientObject, bounds: look.bounds, disparity: lastDisparity[id]))
             }
             if look.isFinished {
                 looks[id] = nil

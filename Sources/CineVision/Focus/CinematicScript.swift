@@ -179,8 +179,9 @@ public struct CinematicScript: Sendable, Hashable, Codable {
         }
     }
 
-    /// An ID no detection, group, track or decision of the script uses.
-    private func nextTrackID() -> Int {
+    /// The ID the next fixed or custom track added to this script gets: one above every ID its
+    /// frames, tracks and decisions use.
+    public func nextTrackID() -> Int {
         var m = 0
         for f in frames { for d in f.detections { m = max(m, d.id, d.groupID) } }
         for t in userTracks { m = max(m, t.id) }

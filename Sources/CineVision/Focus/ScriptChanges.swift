@@ -68,8 +68,7 @@ public struct ScriptChanges: Sendable, Hashable, Codable {
     public func nextTrackID(in script: CinematicScript) throws -> Int {
         var s = script
         for t in tracks { try s.addCustomTrack(t.samples) }
-        return try s.addCustomTrack([FocusTrackSample(time: .zero, bounds: NormalizedRect(x: 0, y: 0, width: 0, height: 0),
-                                                      disparity: 0)]).id
+        return s.nextTrackID()
     }
 
     /// The value of ``format``.
