@@ -22,7 +22,7 @@ func runDepthBench() throws {
     let personMatte = try PersonMatte()
     let dump = ProcessInfo.processInfo.environment["DEPTH_DUMP"]
     var costs: [Double] = []
-    for seed: UInt64 in [1, 2, 3] {
+    for seed: UInt64 in (ProcessInfo.processInfo.environment["BREATH_ONLY"] != nil ? [] : [1, 2, 3]) {
         let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: seed))
         var refiner = PersonDepthRefiner()
         var rows: [(String, [DepthRenderComparison])] = [
@@ -33,6 +33,7 @@ func runDepthBench() throws {
             ("matcher + stereo edges", []), ("matcher + person refinement + stereo edges", []),
             ("exact averaged + stereo edges", []),
             ("refined, but exact within 2 samples of true edges", []), ("exact averaged, but refined within 2 samples of true edges", []),
+            ("matcher, guided to 1280×720", []), ("matcher + person refinement, guided", []), ("exact averaged, guided", []),
         ]
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
@@ -43,7 +44,7 @@ func runDepthBench() throws {
             let map = try matcher.match(left: left, right: right)
             let matte = try personMatte.estimate(left)
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let better = refiner.refine(map, matte: matte)
+            let better = refiner.refine(map, matte: matte, image: left, right: right)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             let exact = DisparityMap(values: truth, referenceWidth: w, referenceHeight: h)
             let averaged = DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h)
@@ -57,6 +58,7 @@ func runDepthBench() throws {
                 edges.refine(map, left: left, right: right), edges.refine(better, left: left, right: right),
                 edges.refine(averaged, left: left, right: right),
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
+                guidedUpsample(map, guide: left), guidedUpsample(better, guide: left), guidedUpsample(averaged, guide: left),
             ]
             for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
             if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
@@ -67,7 +69,13 @@ func runDepthBench() throws {
                    String(format: "%.1f dB / %.1f dB, %.1f %% of edge pixels off by > 10 levels", m.wholePSNR, m.edgePSNR, 100 * m.edgeOffShare))
         }
     }
+    for seed: UInt64 in (ProcessInfo.processInfo.environment["BREATH_ONLY"] != nil ? [2] : [1, 2, 3]) {
+        let b = try breathing(seed: seed, frames: 120..<140)
+        report("seed \(seed) still background, frame-to-frame change the exact render does not have",
+               String(format: "matcher %.2f levels, refined %.2f levels (target ≤ 0.1)", b.matcher, b.refined))
+    }
     costs.sort()
+    guard !costs.isEmpty else { return }
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms, one core", costs[costs.count / 2]))
 }
 
@@ -142,4 +150,105 @@ func mix(_ base: DisparityMap, _ outline: DisparityMap, outlineFrom truth: Dispa
         }
     }
     return DisparityMap(values: out, referenceWidth: base.referenceWidth, referenceHeight: base.referenceHeight)
+}
+
+/// EXPERIMENT: joint bilateral upsampling of `m` to the frame's size, guided by the frame's
+/// colour (each low sample's guide is the full-resolution pixel at its centre).
+func guidedUpsample(_ m: DisparityMap, guide: Image, radius: Int = 2, sigmaSpace: Float = 1.0, sigmaRange: Float = 10) -> DisparityMap {
+    let W = guide.width, H = guide.height
+    let lw = m.values.width, lh = m.values.height
+    let out = Image(width: W, height: H, format: .float32)
+    let sx = Float(lw) / Float(W), sy = Float(lh) / Float(H)
+    let Y = guide.plane(0), U = guide.plane(1), V = guide.plane(2)
+    func yuv(_ x: Int, _ y: Int) -> (Float, Float, Float) {
+        (Float(Y.row(y, as: UInt8.self)[x]), Float(U.row(y / 2, as: UInt8.self)[x / 2]), Float(V.row(y / 2, as: UInt8.self)[x / 2]))
+    }
+    var lowGuide = [(Float, Float, Float)](repeating: (0, 0, 0), count: lw * lh)
+    for ly in 0..<lh { for lx in 0..<lw {
+        let cx = min(W - 1, Int((Float(lx) + 0.5) / sx)), cy = min(H - 1, Int((Float(ly) + 0.5) / sy))
+        lowGuide[ly * lw + lx] = yuv(cx, cy)
+    } }
+    let inv2s = 1 / (2 * sigmaSpace * sigmaSpace), inv2r = 1 / (2 * sigmaRange * sigmaRange)
+    for y in 0..<H {
+        let dst = out.plane(0).row(y, as: Float.self)
+        let fy = (Float(y) + 0.5) * sy - 0.5
+        for x in 0..<W {
+            let fx = (Float(x) + 0.5) * sx - 0.5
+            let g = yuv(x, y)
+            var sw: Float = 0, sd: Float = 0
+            let cx = Int(fx.rounded()), cy = Int(fy.rounded())
+            for ly in max(0, cy - radius)...min(lh - 1, cy + radius) {
+                let row = m.values.plane(0).row(ly, as: Float.self)
+                for lx in max(0, cx - radius)...min(lw - 1, cx + radius) {
+                    let d = row[lx]
+                    guard d.isFinite else { continue }
+                    let dx = Float(lx) - fx, dy = Float(ly) - fy
+                    let q = lowGuide[ly * lw + lx]
+                    let dr = (g.0 - q.0) * (g.0 - q.0) + (g.1 - q.1) * (g.1 - q.1) + (g.2 - q.2) * (g.2 - q.2)
+                    let wgt = Foundation.exp(-(dx * dx + dy * dy) * inv2s - dr * inv2r) + 1e-9
+                    sw += wgt; sd += wgt * d
+                }
+            }
+            dst[x] = sw > 0 ? sd / sw : .infinity
+        }
+    }
+    return DisparityMap(values: out, referenceWidth: m.referenceWidth, referenceHeight: m.referenceHeight)
+}
+
+/// How much the background "breathes": on consecutive frames of a still camera, how much the
+/// render of one frame changes when it is rendered from this frame's map instead of the last
+/// frame's (mean absolute luma change, levels), over the pixels farther than the largest blur
+/// plus the edge band from anything whose true disparity changed — where the render from the
+/// exact disparity does not change at all. Focus is held at one disparity, so only the maps move
+/// the picture (the sensor noise moves both renders alike, and is left out this way).
+func breathing(seed: UInt64, frames: Range<Int>) throws -> (matcher: Double, refined: Double) {
+    let w = 1280, h = 720
+    let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: seed))
+    let matcher = try StereoMatcher()
+    let personMatte = try PersonMatte()
+    var refiner = PersonDepthRefiner()
+    if let t = ProcessInfo.processInfo.environment["REFINE_TEMPORAL"].flatMap(Float.init) { refiner.settings.temporal = t }
+    if let t = ProcessInfo.processInfo.environment["REFINE_STILL"].flatMap(Float.init) { refiner.settings.stillThreshold = t }
+    let renderer = BokehRenderer()
+    var last: (matcher: DisparityMap, refined: DisparityMap, truth: Image)?
+    var sums = (0.0, 0.0), count = 0
+    let reach = Int(renderer.maxRadius(height: h)) + DepthRenderComparison.edgeBand
+    let focus = 45.0
+    for frame in frames {
+        let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
+        let truth = Image(width: w, height: h, format: .float32)
+        scene.render(frame: frame, left: left, right: right, groundTruth: truth)
+        let map = try matcher.match(left: left, right: right)
+        let refined = refiner.refine(map, matte: try personMatte.estimate(left), image: left, right: right)
+        defer { last = (map, refined, truth) }
+        guard let last else { continue }
+        let renders = try [map, last.matcher, refined, last.refined].map {
+            try renderer.render(left, disparity: $0, focusDisparity: focus, fNumber: 2.8)
+        }
+        // Where anything moved, and everything within reach of it, is left out.
+        var integral = [Int32](repeating: 0, count: (w + 1) * (h + 1))
+        for y in 0..<h {
+            let a = truth.plane(0).row(y, as: Float.self), b = last.truth.plane(0).row(y, as: Float.self)
+            var run: Int32 = 0
+            for x in 0..<w {
+                let moved = a[x].isFinite != b[x].isFinite || (a[x].isFinite && abs(a[x] - b[x]) > 0.01)
+                run += moved ? 1 : 0
+                integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + run
+            }
+        }
+        for y in 0..<h {
+            let y0 = max(0, y - reach), y1 = min(h, y + reach + 1)
+            let m1 = renders[0].plane(0).row(y, as: UInt8.self), m0 = renders[1].plane(0).row(y, as: UInt8.self)
+            let r1 = renders[2].plane(0).row(y, as: UInt8.self), r0 = renders[3].plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let x0 = max(0, x - reach), x1 = min(w, x + reach + 1)
+                let moved = integral[y1 * (w + 1) + x1] - integral[y0 * (w + 1) + x1] - integral[y1 * (w + 1) + x0] + integral[y0 * (w + 1) + x0]
+                guard moved == 0 else { continue }
+                sums.0 += Double(abs(Int(m1[x]) - Int(m0[x])))
+                sums.1 += Double(abs(Int(r1[x]) - Int(r0[x])))
+                count += 1
+            }
+        }
+    }
+    return count > 0 ? (sums.0 / Double(count), sums.1 / Double(count)) : (0, 0)
 }

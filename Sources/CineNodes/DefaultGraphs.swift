@@ -2,14 +2,14 @@
 
 /// Graph configs built into the binary.
 public enum DefaultGraphs {
-    /// The cinematic demo's take: synthetic stereo camera → disparity → faces → focus → asset.
+    /// The cinematic demo's take: synthetic stereo camera → disparity refined by the person matte → faces → focus → asset.
     /// Identical to graphs/demo.conf.
     public static let demo = """
         # The cinematic demo's take: a synthetic stereo camera (no hardware needed) whose people enter,
-        # pass each other, turn away and come back; disparity from the stereo matcher; faces detected
-        # and tracked; the focus director deciding who is in focus; all of it recorded as a cinematic
-        # asset. The render re-reads the focus decisions with the whole take in view, so each rack starts
-        # early and lands as the subject matters.
+        # pass each other, turn away and come back; disparity from the stereo matcher, made whole inside
+        # people by the person matte; faces detected and tracked; the focus director deciding who is in
+        # focus; all of it recorded as a cinematic asset. The render re-reads the focus decisions with the
+        # whole take in view, so each rack starts early and lands as the subject matters.
         # `cinegraph demo` (or `make demo`, or a bare `cinegraph run`) records it, then renders it with
         # the bokeh burned in, plots the focus story and draws a contact sheet (docs/demo.md).
         # `cinegraph run graphs/demo.conf` records the asset alone.
@@ -24,19 +24,29 @@ public enum DefaultGraphs {
           disparity:
             kind: disparity
             stereo: camera.stereo
+          # People whole: the person matte and the views settle what stereo gets wrong inside people
+          # (striped, knitted or flat clothes) and at their outlines; the rest reads this map.
+          matte:
+            kind: matte
+            image: camera.left
+          depth:
+            kind: depth-refine
+            disparity: disparity.disparity
+            matte: matte.matte
+            stereo: camera.stereo
           faces:
             kind: detector
             image: camera.left
-            disparity: disparity.disparity
+            disparity: depth.disparity
           focus:
             kind: focus
             detections: faces.detections
-            disparity: disparity.disparity
+            disparity: depth.disparity
             aperture: 2
           asset:
             kind: asset
             video: camera.left
-            disparity: disparity.disparity
+            disparity: depth.disparity
             detections: focus.detections
             focus: focus.focus
             path: out/demo-{time}.cine.mkv

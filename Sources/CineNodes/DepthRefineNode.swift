@@ -16,17 +16,22 @@ public struct DepthRefineNode: Node {
         outlines. Inside each region the matte calls person, the map becomes a plane fitted \
         robustly (Huber, then Tukey's biweight) to the confident matches there; a region holding \
         two people at different depths gets two planes, each sample taking the one its \
-        neighbours' matches vote for. Background samples beside a person that carry its depth \
+        neighbours' matches vote for. Given the stereo pair, a torso sample that disagrees with \
+        its head is tested against the views: where the right view matches it at the head's \
+        disparity about as well as at its own (a knit, a stripe matched one period off; a flat \
+        colour), it takes the head's. Background samples beside a person that carry its depth \
         take the background's disparity from beyond them; a sample that moved by less than \
         `still` px since the last frame is blended towards its last value by `temporal`, so a \
-        still background does not breathe. Runs at the map's resolution (about 4 ms a frame at \
-        320×180 on one core). Experimental: not yet in the shipped graphs (docs/disparity.md). \
-        Put it between `disparity` and everything that reads depth — focus, bokeh, the \
-        stabilizer and the asset — so the recording holds the refined map.
+        still background does not breathe. Runs at the map's resolution (about 8 ms a frame at \
+        320×180 on one core). The stereo graphs put it between `disparity` and everything that \
+        reads depth — focus, bokeh, the stabilizer and the asset — so the recording holds the \
+        refined map (docs/disparity.md).
         """
 
     @Input("Disparity from the stereo matcher (with its confidence)") public var disparity: DisparityMap
     @Input(formats: [.gray8], "Person matte (from a `matte` node; 255 = person)") public var matte: Image
+    @OptionalInput("The rectified stereo pair the map was matched on: settles wrong matches on repeating or flat clothes")
+    public var stereo: StereoFrame?
     @Output(name: "disparity", "The refined disparity") public var refined: DisparityMap
     @Parameter(default: 0.7, range: 0...0.95, "Weight of the last value for a still sample (0 = no filtering over time)")
     public var temporal: Double
@@ -47,6 +52,6 @@ public struct DepthRefineNode: Node {
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
-        refined = refiner.refine(disparity, matte: matte)
+        refined = refiner.refine(disparity, matte: matte, image: stereo?.left, right: stereo?.right)
     }
 }

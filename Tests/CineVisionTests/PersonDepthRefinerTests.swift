@@ -135,6 +135,57 @@ import Testing
         }
     }
 
+    /// The stereo pair behind `headAndTorso`'s map at 8 image px a map sample: the head at 50,
+    /// the torso at `torso`, the background at 5; the torso in vertical bars 8 px apart when
+    /// `knit`, else in noise like the rest.
+    private func views(torso: Float, knit: Bool) -> StereoFrame {
+        let w = 640, h = 384
+        var seed: UInt32 = 7
+        func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(40 + (seed >> 24) % 170) }
+        let left = Image(width: w, height: h, format: .gray8), right = Image(width: w, height: h, format: .gray8)
+        // Each layer's texture, in left-view coordinates.
+        var head = [UInt8](repeating: 0, count: w * h), body = head, room = head
+        for i in 0..<(w * h) {
+            head[i] = noise(); room[i] = noise()
+            body[i] = knit ? ((i % w) % 8 < 4 ? 70 : 190) : noise()
+        }
+        func layer(_ x: Int, _ y: Int) -> (Float, [UInt8])? {
+            if (34 * 8..<46 * 8).contains(x) && (32..<112).contains(y) { return (50, head) }
+            if (24 * 8..<56 * 8).contains(x) && y >= 112 { return (torso, body) }
+            return nil
+        }
+        for y in 0..<h {
+            let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w { l[x] = layer(x, y)?.1[y * w + x] ?? room[y * w + x] }
+            for x in 0..<w {
+                // The nearest layer seen at this right-view pixel.
+                var v = room[y * w + min(w - 1, x + 5)]
+                var nearest: Float = 5
+                for d: Float in [torso, 50] {
+                    let lx = x + Int(d)
+                    if lx < w, let (ld, texture) = layer(lx, y), ld == d, d > nearest { v = texture[y * w + lx]; nearest = d }
+                }
+                r[x] = v
+            }
+        }
+        return StereoFrame(left: left, right: right)
+    }
+
+    /// A knit matched one stitch nearer than its head: from the map alone that could be a lean,
+    /// but the views match the torso at the head's depth as well as at its own — it takes the
+    /// head's. A torso that really is that much nearer (the views say so) keeps its depth.
+    @Test func aTorsoTheViewsCannotTellFromItsHeadsDepthTakesIt() {
+        let (map, matte) = headAndTorso(head: 50, torso: 58)
+        var refiner = PersonDepthRefiner()
+        let knit = views(torso: 50, knit: true)
+        let settled = refiner.refine(map, matte: matte, image: knit.left, right: knit.right)
+        for y in [24, 34, 44] { #expect(abs(value(settled, 40, y) - 50) < 0.5, "row \(y): \(value(settled, 40, y))") }
+        var again = PersonDepthRefiner()
+        let leaning = views(torso: 58, knit: false)
+        let kept = again.refine(map, matte: matte, image: leaning.left, right: leaning.right)
+        for y in [24, 34, 44] { #expect(abs(value(kept, 40, y) - 58) < 0.5, "row \(y): \(value(kept, 40, y))") }
+    }
+
     /// Two people touching under one matte region, each with a head: parted between their heads,
     /// each keeps their own depth — the one behind is not taken for the first one's torso.
     @Test func aPersonBesideAnotherIsPartedAtTheShouldersAndKeepsTheirDepth() {

@@ -3,6 +3,7 @@
 // confident matches inside it, its outline is the matte's, the background the matcher fattened
 // into the person's depth is given back to the background, and what stands still stops shimmering.
 import CineMedia
+import Foundation
 
 /// Refines a disparity map with a person matte, at the map's resolution.
 ///
@@ -96,7 +97,7 @@ public struct PersonDepthRefiner: Sendable {
     /// Cost at a 320×180 map: one pass to sample the matte, one labelling pass, six passes over
     /// each person's samples for the fit (3×3 normal equations, ~20 flops a sample), one pass for
     /// the outline and one for the temporal blend — about 4 ms on one core (`CineBench depth`).
-    public mutating func refine(_ map: DisparityMap, matte: Image) -> DisparityMap {
+    public mutating func refine(_ map: DisparityMap, matte: Image, image: Image? = nil, right: Image? = nil) -> DisparityMap {
         precondition(map.values.format == .float32, "a disparity map is float32")
         let w = map.values.width, h = map.values.height, n = w * h
         let out = Image(width: w, height: h, format: .float32)
@@ -109,55 +110,63 @@ public struct PersonDepthRefiner: Sendable {
         let regions = label(width: w, height: h)
         surfaces = []
         var fitted = [Bool](repeating: false, count: n)
-        for region in regions.flatMap({ split($0, width: w) }) {
-            let samples = collect(region: region, d: d, confidence: map.confidence, width: w)
-            guard samples.count >= max(12, region.count / 20) else { continue }
-            // One surface, or more when a region holds people at different depths (people
-            // touching under one matte region, a torso matched apart from its head): each next one
-            // fitted to what the ones before leave out, up to three.
-            guard let first = fit(samples) else { continue }
-            var found = [first]
-            while found.count < 3 {
-                let left = samples.filter { p in found.allSatisfy { abs(p.d - $0.disparity(p.x, p.y)) > 3 * settings.huber } }
-                guard left.count >= max(12, samples.count / 12), let next = fit(left) else { break }
-                found.append(next)
+        for whole in regions {
+            var all = collect(region: whole, d: d, confidence: map.confidence, width: w)
+            if let image, [.i420, .nv12, .gray8].contains(image.format) {
+                all = disambiguated(all, region: whole, left: image.plane(0), right: right?.plane(0), mapWidth: w, mapHeight: h,
+                                    referenceWidth: map.referenceWidth)
             }
-            var anchored: Set<Int> = []
-            if found.count >= 2 {
-                // Each surface's own samples: the ones nearest to it, and close.
-                let own = found.indices.map { k in
-                    samples.filter { p in
-                        let e = abs(p.d - found[k].disparity(p.x, p.y))
-                        return e <= 2 * settings.huber && found.indices.allSatisfy { abs(p.d - found[$0].disparity(p.x, p.y)) >= e }
+            for region in split(whole, width: w) {
+                let samples = region.minX == whole.minX && region.maxX == whole.maxX
+                    ? all : all.filter { $0.x >= region.minX && $0.x <= region.maxX }
+                guard samples.count >= max(12, region.count / 20) else { continue }
+                // One surface, or more when a region holds people at different depths (people
+                // touching under one matte region, a torso matched apart from its head): each next one
+                // fitted to what the ones before leave out, up to three.
+                guard let first = fit(samples) else { continue }
+                var found = [first]
+                while found.count < 3 {
+                    let left = samples.filter { p in found.allSatisfy { abs(p.d - $0.disparity(p.x, p.y)) > 3 * settings.huber } }
+                    guard left.count >= max(12, samples.count / 12), let next = fit(left) else { break }
+                    found.append(next)
+                }
+                var anchored: Set<Int> = []
+                if found.count >= 2 {
+                    // Each surface's own samples: the ones nearest to it, and close.
+                    let own = found.indices.map { k in
+                        samples.filter { p in
+                            let e = abs(p.d - found[k].disparity(p.x, p.y))
+                            return e <= 2 * settings.huber && found.indices.allSatisfy { abs(p.d - found[$0].disparity(p.x, p.y)) >= e }
+                        }
+                    }
+                    (found, anchored) = anchoredToTheHead(found, samples: own, height: region.maxY - region.minY + 1)
+                }
+                let choice = assign(region: region, samples: samples, surfaces: found, width: w)
+                // A surface most of its own samples disagree with explains nothing: keep the match.
+                var agree = [Int](repeating: 0, count: found.count), owned = [Int](repeating: 0, count: found.count)
+                for sample in samples {
+                    let k = Int(choice[(sample.y - region.minY) * (region.maxX - region.minX + 1) + sample.x - region.minX])
+                    owned[k] += 1
+                    if abs(sample.d - found[k].disparity(sample.x, sample.y)) <= 2 * settings.huber { agree[k] += 1 }
+                }
+                // (A torso anchored to its head disagrees with its own matches by design.)
+                let trusted = found.indices.map { anchored.contains($0) || agree[$0] * 2 >= owned[$0] && owned[$0] > 0 }
+                let bw = region.maxX - region.minX + 1
+                for y in region.minY...region.maxY {
+                    for x in region.minX...region.maxX where labels[y * w + x] == region.label {
+                        let k = Int(choice[(y - region.minY) * bw + x - region.minX])
+                        guard trusted[k] else { continue }
+                        // In the matte's soft outline the matcher's own value stays (the matte's
+                        // edge is a few pixels off as often as the matcher's); inside, the surface.
+                        if person[y * w + x] < settings.interiorLevel && d[y * w + x].isFinite { continue }
+                        d[y * w + x] = found[k].disparity(x, y)
+                        fitted[y * w + x] = true
                     }
                 }
-                (found, anchored) = anchoredToTheHead(found, samples: own, height: region.maxY - region.minY + 1)
-            }
-            let choice = assign(region: region, samples: samples, surfaces: found, width: w)
-            // A surface most of its own samples disagree with explains nothing: keep the match.
-            var agree = [Int](repeating: 0, count: found.count), owned = [Int](repeating: 0, count: found.count)
-            for sample in samples {
-                let k = Int(choice[(sample.y - region.minY) * (region.maxX - region.minX + 1) + sample.x - region.minX])
-                owned[k] += 1
-                if abs(sample.d - found[k].disparity(sample.x, sample.y)) <= 2 * settings.huber { agree[k] += 1 }
-            }
-            // (A torso anchored to its head disagrees with its own matches by design.)
-            let trusted = found.indices.map { anchored.contains($0) || agree[$0] * 2 >= owned[$0] && owned[$0] > 0 }
-            let bw = region.maxX - region.minX + 1
-            for y in region.minY...region.maxY {
-                for x in region.minX...region.maxX where labels[y * w + x] == region.label {
-                    let k = Int(choice[(y - region.minY) * bw + x - region.minX])
-                    guard trusted[k] else { continue }
-                    // In the matte's soft outline the matcher's own value stays (the matte's
-                    // edge is a few pixels off as often as the matcher's); inside, the surface.
-                    if person[y * w + x] < settings.interiorLevel && d[y * w + x].isFinite { continue }
-                    d[y * w + x] = found[k].disparity(x, y)
-                    fitted[y * w + x] = true
+                for k in found.indices where trusted[k] {
+                    surfaces.append(found[k])
+                    giveBackFattening(region: region, surface: found[k], d: &d, width: w, height: h)
                 }
-            }
-            for k in found.indices where trusted[k] {
-                surfaces.append(found[k])
-                giveBackFattening(region: region, surface: found[k], d: &d, width: w, height: h)
             }
         }
         filterOverTime(&d, fitted: fitted, width: w, height: h)
@@ -178,22 +187,8 @@ public struct PersonDepthRefiner: Sendable {
     /// shoulders; a person's own shoulders dip on one side of their head only).
     func split(_ region: Region, width w: Int) -> [Region] {
         let span = region.maxX - region.minX + 1
-        var top = [Int](repeating: Int.max, count: span)
-        for y in region.minY...region.maxY {
-            for x in region.minX...region.maxX where top[x - region.minX] == Int.max && labels[y * w + x] == region.label {
-                top[x - region.minX] = y
-            }
-        }
-        let radius = max(2, span / 16), dip = max(4, (region.maxY - region.minY + 1) / 8)
-        // Head peaks: the highest column within `radius` on each side (the first of a flat run).
-        var peaks: [Int] = []
-        for x in 0..<span where top[x] != Int.max {
-            let window = max(0, x - radius)...min(span - 1, x + radius)
-            // Higher than everything to its left, at least as high as everything to its right.
-            if window.allSatisfy({ $0 < x ? top[$0] > top[x] : top[$0] >= top[x] }) {
-                peaks.append(x)
-            }
-        }
+        let (top, peaks) = outline(region, width: w)
+        let dip = max(4, (region.maxY - region.minY + 1) / 8)
         guard peaks.count >= 2 else { return [region] }
         var cuts: [Int] = []
         for (a, b) in zip(peaks, peaks.dropFirst()) {
@@ -330,6 +325,137 @@ public struct PersonDepthRefiner: Sendable {
             }
         }
         return out
+    }
+
+    /// Samples whose match the picture cannot tell from their head's disparity take the head's.
+    ///
+    /// A match `d` and the head's disparity `c` are equally good when the view repeats itself
+    /// at a lag of `d − c` there (a knit, a stripe: matching the next period looks as right as
+    /// the true one), or when there is nothing to match (a flat colour). A face has neither, so
+    /// the head's own disparity is trusted; a torso sample that disagrees with it *and* is
+    /// ambiguous at exactly that lag takes it. A real difference — an arm reaching out, a lean —
+    /// is not self-similar at that lag and keeps its match. Heads are the peaks of the region's
+    /// top outline; each sample is judged against the head nearest it across.
+    func disambiguated(_ samples: [Sample], region: Region, left: Plane, right: Plane?, mapWidth w: Int, mapHeight h: Int,
+                       referenceWidth: Int) -> [Sample] {
+        let (top, peaks) = outline(region, width: w)
+        guard !peaks.isEmpty else { return samples }
+        let span = region.maxX - region.minX + 1, height = region.maxY - region.minY + 1
+        let radius = max(2, span / 16), headRows = max(3, height / 10)
+        var heads: [(x: Int, d: Float)] = []
+        // A head: the outline falls away on both sides within a head's width or two (a
+        // shoulder at the region's side rises on one). A peak on the frame's top row may be a
+        // head cut off (a torso): no head there.
+        let drop = max(3, height / 12), reach = max(3 * radius, span / 2)
+        for p in peaks where region.minY + top[p] > 0 {
+            let leftFalls = (max(-1, p - reach)..<p).contains { $0 < 0 || top[$0] == Int.max || top[$0] >= top[p] + drop }
+            let rightFalls = (p + 1...min(span, p + reach)).contains { $0 >= span || top[$0] == Int.max || top[$0] >= top[p] + drop }
+            guard leftFalls, rightFalls else { continue }
+            var ds: [Float] = []
+            for s in samples where abs(s.x - region.minX - p) <= radius && s.y - region.minY <= top[p] + headRows {
+                ds.append(s.d)
+            }
+            guard ds.count >= 6 else { continue }
+            ds.sort()
+            heads.append((region.minX + p, ds[ds.count / 2]))
+        }
+        guard !heads.isEmpty else { return samples }
+        let scaleX = Float(left.width) / Float(w), scaleY = Float(left.height) / Float(h)
+        let toImage = Float(left.width) / Float(referenceWidth)
+        let half = max(4, Int((1.5 * scaleX).rounded()))
+        var out = samples
+        for k in out.indices {
+            let s = out[k]
+            // Its head: the nearest across that its match agrees with, or that the picture
+            // cannot tell from its match.
+            let order = heads.sorted { abs($0.x - s.x) < abs($1.x - s.x) }
+            guard s.y - region.minY > top[min(span - 1, max(0, order[0].x - region.minX))] + headRows else { continue }
+            for head in order {
+                if abs(s.d - head.d) <= max(1.5, 0.04 * head.d) { break }
+                let cx = Int((Float(s.x) + 0.5) * scaleX), cy = Int((Float(s.y) + 0.5) * scaleY)
+                let ambiguous = right.map {
+                    Self.asGood(left, $0, x: cx, y: cy, half: half, match: s.d * toImage, other: head.d * toImage)
+                } ?? Self.selfSimilar(left, x: cx, y: cy, half: half, lag: (s.d - head.d) * toImage)
+                if ambiguous { out[k].d = head.d; break }
+            }
+        }
+        return out
+    }
+
+    /// Whether the right view matches the left patch around (`x`, `y`) at disparity `other`
+    /// about as well as at `match` (normalised cross-correlation, within 0.1), or the patch is
+    /// flat: the picture cannot tell the two apart.
+    static func asGood(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float) -> Bool {
+        let iw = left.width, ih = left.height
+        guard right.width == iw, right.height == ih else { return false }
+        let far = Int(max(match, other).rounded(.up)) + 1
+        guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return false }
+        func ncc(_ d: Float) -> Float? {
+            let i0 = Int((-d).rounded(.down)), f = -d - Float(i0)
+            var sa: Float = 0, sb: Float = 0, saa: Float = 0, sbb: Float = 0, sab: Float = 0, n: Float = 0
+            for yy in stride(from: y - half, through: y + half, by: 2) {
+                let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
+                for xx in stride(from: x - half, through: x + half, by: 2) {
+                    let a = Float(l[xx])
+                    let b = Float(r[xx + i0]) * (1 - f) + Float(r[xx + i0 + 1]) * f
+                    sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b; n += 1
+                }
+            }
+            let va = saa - sa * sa / n, vb = sbb - sb * sb / n
+            if va < 4 * n { return nil }
+            return vb > 0 ? (sab - sa * sb / n) / (va * vb).squareRoot() : -1
+        }
+        guard let atMatch = ncc(match), let atOther = ncc(other) else { return true }
+        return atOther >= atMatch - 0.1
+    }
+
+    /// Whether the luma patch around (`x`, `y`) looks like itself `lag` px to either side
+    /// (normalised cross-correlation ≥ 0.8), or is flat (nothing to match).
+    static func selfSimilar(_ luma: Plane, x: Int, y: Int, half: Int, lag: Float) -> Bool {
+        let iw = luma.width, ih = luma.height
+        let reach = Int(abs(lag).rounded(.up)) + 1
+        guard y - half >= 0, y + half < ih, x - half - reach >= 0, x + half + reach < iw else { return false }
+        var best: Float = -1
+        var flat = false
+        for sign: Float in [-1, 1] {
+            let shift = sign * lag
+            let i0 = Int(shift.rounded(.down)), f = shift - Float(i0)
+            var sa: Float = 0, sb: Float = 0, saa: Float = 0, sbb: Float = 0, sab: Float = 0, n: Float = 0
+            for yy in stride(from: y - half, through: y + half, by: 2) {
+                let row = luma.row(yy, as: UInt8.self)
+                for xx in stride(from: x - half, through: x + half, by: 2) {
+                    let a = Float(row[xx])
+                    let b = Float(row[xx + i0]) * (1 - f) + Float(row[xx + i0 + 1]) * f
+                    sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b; n += 1
+                }
+            }
+            let va = saa - sa * sa / n, vb = sbb - sb * sb / n
+            if va < 4 * n { flat = true; break }          // under 2 levels of deviation: a flat colour
+            guard vb > 0 else { continue }
+            best = max(best, (sab - sa * sb / n) / (va * vb).squareRoot())
+        }
+        return flat || best >= 0.8
+    }
+
+    /// The region's top outline (per column of its box, the first row holding it, relative to
+    /// `minY`; `Int.max` where none) and its head peaks (columns relative to `minX`): the highest
+    /// column within a sixteenth of the width on each side, the first of a flat run.
+    func outline(_ region: Region, width w: Int) -> (top: [Int], peaks: [Int]) {
+        let span = region.maxX - region.minX + 1
+        var top = [Int](repeating: Int.max, count: span)
+        for y in region.minY...region.maxY {
+            for x in region.minX...region.maxX where top[x - region.minX] == Int.max && labels[y * w + x] == region.label {
+                top[x - region.minX] = y - region.minY
+            }
+        }
+        let radius = max(2, span / 16)
+        var peaks: [Int] = []
+        for x in 0..<span where top[x] != Int.max {
+            let window = max(0, x - radius)...min(span - 1, x + radius)
+            // Higher than everything to its left, at least as high as everything to its right.
+            if window.allSatisfy({ $0 < x ? top[$0] > top[x] : top[$0] >= top[x] }) { peaks.append(x) }
+        }
+        return (top, peaks)
     }
 
     /// The plane through `samples`: iteratively reweighted least squares from their median.
