@@ -197,6 +197,38 @@ import Testing
         #expect(abs(value(out, 66, 24) - 30) < 0.5)
     }
 
+    /// With the view given, a sample where the picture stands still keeps its depth even when
+    /// the matcher flips it far (a stripe matched either way, a hole); where the picture changes,
+    /// the new depth is taken at once.
+    @Test func whereThePictureStandsStillTheDepthDoesToo() {
+        let w = 16, h = 8
+        var refiner = PersonDepthRefiner()
+        let none = Image(width: 4, height: 2, format: .gray8)
+        none.plane(0).fill(byte: 0)
+        var still: [Float] = [], moved: [Float] = []
+        for frame in 0..<30 {
+            let values = Image(width: w, height: h, format: .float32)
+            let view = Image(width: w * 4, height: h * 4, format: .gray8)
+            for y in 0..<h {
+                let row = values.plane(0).row(y, as: Float.self)
+                // The matcher flips between 10 and 14 (beyond `stillThreshold`) or loses it.
+                for x in 0..<w { row[x] = frame % 3 == 2 ? .infinity : frame % 2 == 0 ? 10 : 14 }
+            }
+            for y in 0..<(h * 4) {
+                let row = view.plane(0).row(y, as: UInt8.self)
+                // Columns 0..<4 of the map: an object arrives at frame 20 (the picture changes).
+                for x in 0..<(w * 4) { row[x] = x < 16 && frame >= 20 ? 200 : UInt8(60 + (x * 7 + y * 3) % 40) }
+            }
+            if frame >= 20 { for y in 0..<h { values.plane(0).row(y, as: Float.self)[1] = 30 } }
+            let out = refiner.refine(DisparityMap(values: values, referenceWidth: 160, referenceHeight: 80), matte: none, image: view)
+            still.append(value(out, 10, 4))
+            moved.append(value(out, 1, 4))
+        }
+        let late = still.suffix(10)
+        #expect(late.allSatisfy { $0.isFinite && abs($0 - late.first!) < 0.5 }, "held: \(Array(late))")
+        #expect(moved[20] == 30, "where the picture changed, the new depth at once: \(moved[20])")
+    }
+
     @Test func aStillSampleStopsShimmeringAndAMovingOneFollows() {
         let w = 8, h = 4
         var refiner = PersonDepthRefiner()

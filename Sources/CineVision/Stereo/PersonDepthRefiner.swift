@@ -3,7 +3,6 @@
 // confident matches inside it, its outline is the matte's, the background the matcher fattened
 // into the person's depth is given back to the background, and what stands still stops shimmering.
 import CineMedia
-import Foundation
 
 /// Refines a disparity map with a person matte, at the map's resolution.
 ///
@@ -59,6 +58,13 @@ public struct PersonDepthRefiner: Sendable {
         public var temporal: Float = 0.7
         /// A sample that moved by less than this (full-resolution pixels) is still.
         public var stillThreshold: Float = 0.75
+        /// Where the view's mean over a sample changed by at most this many levels since the
+        /// last frame, the picture stands still there.
+        public var stillPicture: Float = 2
+        /// How much of the last frame's value a sample keeps where the picture stands still.
+        public var heldStill: Float = 0.9
+        /// Cores the test against the views may use.
+        public var threads = 2
         /// The default settings.
         public init() {}
     }
@@ -80,6 +86,7 @@ public struct PersonDepthRefiner: Sendable {
     /// The surfaces fitted in the last call, one per person region (largest first).
     public private(set) var surfaces: [Surface] = []
     private var previous: [Float] = []
+    private var previousLuma: [UInt8] = []
     private var previousSize = (0, 0)
     private var person: [Float] = [], labels: [Int32] = [], stack: [Int32] = []
 
@@ -87,7 +94,7 @@ public struct PersonDepthRefiner: Sendable {
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Forgets the last frame (a cut, a seek): the next call filters nothing over time.
-    public mutating func reset() { previous = [] }
+    public mutating func reset() { previous = []; previousLuma = [] }
 
     /// `map` refined with `matte` (`gray8`, 255 = person, any size: sampled at each map
     /// sample's centre in normalised coordinates). Without a person in the matte, only the
@@ -169,7 +176,8 @@ public struct PersonDepthRefiner: Sendable {
                 }
             }
         }
-        filterOverTime(&d, fitted: fitted, width: w, height: h)
+        filterOverTime(&d, fitted: fitted, view: image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil },
+                       width: w, height: h)
         for y in 0..<h {
             let row = out.plane(0).row(y, as: Float.self)
             for x in 0..<w { row[x] = d[y * w + x] }
@@ -363,20 +371,28 @@ public struct PersonDepthRefiner: Sendable {
         let scaleX = Float(left.width) / Float(w), scaleY = Float(left.height) / Float(h)
         let toImage = Float(left.width) / Float(referenceWidth)
         let half = max(4, Int((1.5 * scaleX).rounded()))
+        // Each sample's verdict is its own: the samples are judged on `threads` cores.
         var out = samples
-        for k in out.indices {
-            let s = out[k]
-            // Its head: the nearest across that its match agrees with, or that the picture
-            // cannot tell from its match.
-            let order = heads.sorted { abs($0.x - s.x) < abs($1.x - s.x) }
-            guard s.y - region.minY > top[min(span - 1, max(0, order[0].x - region.minX))] + headRows else { continue }
-            for head in order {
-                if abs(s.d - head.d) <= max(1.5, 0.04 * head.d) { break }
-                let cx = Int((Float(s.x) + 0.5) * scaleX), cy = Int((Float(s.y) + 0.5) * scaleY)
-                let ambiguous = right.map {
-                    Self.asGood(left, $0, x: cx, y: cy, half: half, match: s.d * toImage, other: head.d * toImage)
-                } ?? Self.selfSimilar(left, x: cx, y: cy, half: half, lag: (s.d - head.d) * toImage)
-                if ambiguous { out[k].d = head.d; break }
+        let threads = max(1, settings.threads)
+        out.withUnsafeMutableBufferPointer { buffer in
+            let all = buffer
+            RowBands.run(0..<all.count, bands: samples.count >= 2048 ? threads : 1) { _, range in
+                var order = heads
+                for k in range {
+                    let s = all[k]
+                    // Its head: the nearest across that its match agrees with, or that the
+                    // picture cannot tell from its match.
+                    order.sort { abs($0.x - s.x) < abs($1.x - s.x) }
+                    guard s.y - region.minY > top[min(span - 1, max(0, order[0].x - region.minX))] + headRows else { continue }
+                    for head in order {
+                        if abs(s.d - head.d) <= max(1.5, 0.04 * head.d) { break }
+                        let cx = Int((Float(s.x) + 0.5) * scaleX), cy = Int((Float(s.y) + 0.5) * scaleY)
+                        let ambiguous = right.map {
+                            Self.asGood(left, $0, x: cx, y: cy, half: half, match: s.d * toImage, other: head.d * toImage)
+                        } ?? Self.selfSimilar(left, x: cx, y: cy, half: half, lag: (s.d - head.d) * toImage)
+                        if ambiguous { all[k].d = head.d; break }
+                    }
+                }
             }
         }
         return out
@@ -576,17 +592,40 @@ public struct PersonDepthRefiner: Sendable {
     }
 
     /// Still samples lean on their last value; moving ones follow at once.
-    private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], width w: Int, height h: Int) {
-        let alpha = min(max(settings.temporal, 0), 0.95)
+    ///
+    /// With the view given, "still" is read from the picture: where the view's area mean over a
+    /// sample moved by less than ``Settings/stillPicture`` levels since the last frame, nothing
+    /// there moved, so the depth cannot have either — the sample keeps ``Settings/heldStill`` of
+    /// its last value whatever the matcher now says (a stripe or an edge it flips between two
+    /// matches, a hole). Elsewhere, or without a view, a sample whose disparity moved by less than
+    /// ``Settings/stillThreshold`` leans on its last value by ``Settings/temporal``.
+    private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], view: Plane?, width w: Int, height h: Int) {
+        let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
+        var luma: [UInt8] = []
+        if let view {
+            luma = [UInt8](repeating: 0, count: w * h)
+            var acc = [UInt32](repeating: 0, count: view.width)
+            luma.withUnsafeMutableBufferPointer { o in
+                acc.withUnsafeMutableBufferPointer { a in
+                    AreaDownscaler.downscale(view, rows: 0..<h, width: w, height: h, into: o.baseAddress!, stride: w,
+                                             accumulator: a.baseAddress!)
+                }
+            }
+        }
         defer {
             previous = d
+            previousLuma = luma
             previousSize = (w, h)
         }
-        guard alpha > 0, previousSize == (w, h), previous.count == d.count else { return }
-        let still = settings.stillThreshold
-        for i in 0..<d.count where !fitted[i] {
+        guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count else { return }
+        let still = settings.stillThreshold, quiet = Int(settings.stillPicture)
+        let seen = luma.count == d.count && previousLuma.count == d.count
+        for i in 0..<d.count {
             let now = d[i], last = previous[i]
-            if now.isFinite && last.isFinite && abs(now - last) < still {
+            guard last.isFinite else { continue }
+            if seen && abs(Int(luma[i]) - Int(previousLuma[i])) <= quiet {
+                d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
+            } else if !fitted[i] && now.isFinite && abs(now - last) < still {
                 d[i] = last + (1 - alpha) * (now - last)
             }
         }
