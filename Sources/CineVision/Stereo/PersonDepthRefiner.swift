@@ -356,9 +356,17 @@ public struct PersonDepthRefiner: Sendable {
         // head cut off (a torso): no head there.
         let drop = max(3, height / 12), reach = max(3 * radius, span / 2)
         for p in peaks where region.minY + top[p] > 0 {
-            let leftFalls = (max(-1, p - reach)..<p).contains { $0 < 0 || top[$0] == Int.max || top[$0] >= top[p] + drop }
-            let rightFalls = (p + 1...min(span, p + reach)).contains { $0 >= span || top[$0] == Int.max || top[$0] >= top[p] + drop }
-            guard leftFalls, rightFalls else { continue }
+            // Outwards from the peak, the outline must fall before it rises above the peak.
+            func falls(_ step: Int) -> Bool {
+                var x = p + step
+                while abs(x - p) <= reach {
+                    if x < 0 || x >= span || top[x] == Int.max || top[x] >= top[p] + drop { return true }
+                    if top[x] < top[p] - 1 { return false }
+                    x += step
+                }
+                return false
+            }
+            guard falls(-1), falls(1) else { continue }
             var ds: [Float] = []
             for s in samples where abs(s.x - region.minX - p) <= radius && s.y - region.minY <= top[p] + headRows {
                 ds.append(s.d)
@@ -594,7 +602,7 @@ public struct PersonDepthRefiner: Sendable {
     /// Still samples lean on their last value; moving ones follow at once.
     ///
     /// With the view given, "still" is read from the picture: where the view's area mean over a
-    /// sample moved by less than ``Settings/stillPicture`` levels since the last frame, nothing
+    /// sample and each of its 8 neighbours moved by less than ``Settings/stillPicture`` levels since the last frame, nothing
     /// there moved, so the depth cannot have either — the sample keeps ``Settings/heldStill`` of
     /// its last value whatever the matcher now says (a stripe or an edge it flips between two
     /// matches, a hole). Elsewhere, or without a view, a sample whose disparity moved by less than
@@ -619,11 +627,24 @@ public struct PersonDepthRefiner: Sendable {
         }
         guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count else { return }
         let still = settings.stillThreshold, quiet = Int(settings.stillPicture)
-        let seen = luma.count == d.count && previousLuma.count == d.count
+        // Still: the sample and its 8 neighbours all within `quiet` (a moving shirt whose mean
+        // happens to equal the wall's behind it in one sample does not pass in nine).
+        var calm = [Bool](repeating: false, count: d.count)
+        if luma.count == d.count && previousLuma.count == d.count {
+            var changed = [Bool](repeating: false, count: d.count)
+            for i in 0..<d.count { changed[i] = abs(Int(luma[i]) - Int(previousLuma[i])) > quiet }
+            for y in 1..<max(1, h - 1) {
+                for x in 1..<max(1, w - 1) {
+                    let i = y * w + x
+                    calm[i] = !(changed[i - w - 1] || changed[i - w] || changed[i - w + 1] || changed[i - 1] || changed[i]
+                                || changed[i + 1] || changed[i + w - 1] || changed[i + w] || changed[i + w + 1])
+                }
+            }
+        }
         for i in 0..<d.count {
             let now = d[i], last = previous[i]
             guard last.isFinite else { continue }
-            if seen && abs(Int(luma[i]) - Int(previousLuma[i])) <= quiet {
+            if calm[i] {
                 d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
             } else if !fitted[i] && now.isFinite && abs(now - last) < still {
                 d[i] = last + (1 - alpha) * (now - last)
