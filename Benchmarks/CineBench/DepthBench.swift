@@ -4,9 +4,12 @@
 // exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
 // do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
 // and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
-// the other's samples near the true edges (what the outline is worth), and from the exact disparity; PSNR of each render against the exact one over the whole frame
-// and within 12 px of the true depth edges, and the refinement's cost. `DEPTH_DUMP=folder` writes
-// seed 1's frame 160 as pictures (frame, maps, renders, their difference).
+// the other's samples near the true edges (what the outline is worth), and from the exact
+// disparity; PSNR of each render against the exact one over the whole frame and within 12 px of
+// the true depth edges; how much a still background breathes (`breathing`); and the refinement's
+// cost. The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160
+// (or `DEPTH_DUMP_SEED`'s) as pictures (frame, maps, renders, their difference); `BREATH_ONLY=1`
+// measures the breathing alone.
 import CineInference
 import CineMedia
 import CineTestSupport
@@ -33,11 +36,12 @@ func runDepthBench() throws {
             ("matcher + stereo edges", []), ("matcher + person refinement + stereo edges", []),
             ("exact averaged + stereo edges", []),
             ("refined, but exact within 2 samples of true edges", []), ("exact averaged, but refined within 2 samples of true edges", []),
-            ("matcher, guided to 1280×720", []), ("matcher + person refinement, guided", []), ("exact averaged, guided", []),
         ]
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
-        for frame in stride(from: 120, to: 240, by: 20) {
+        // The refiner sees every frame, as in a take (its temporal filter counts on it); six
+        // frames 20 apart are judged.
+        for frame in 100..<240 {
             let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
             let truth = Image(width: w, height: h, format: .float32)
             scene.render(frame: frame, left: left, right: right, groundTruth: truth)
@@ -46,6 +50,7 @@ func runDepthBench() throws {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let better = refiner.refine(map, matte: matte, image: left, right: right)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            guard frame >= 120, frame % 20 == 0 else { continue }
             let exact = DisparityMap(values: truth, referenceWidth: w, referenceHeight: h)
             let averaged = DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h)
             func drawn(_ m: DisparityMap) -> DisparityMap {
@@ -58,7 +63,6 @@ func runDepthBench() throws {
                 edges.refine(map, left: left, right: right), edges.refine(better, left: left, right: right),
                 edges.refine(averaged, left: left, right: right),
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
-                guidedUpsample(map, guide: left), guidedUpsample(better, guide: left), guidedUpsample(averaged, guide: left),
             ]
             for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
             if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
@@ -150,49 +154,6 @@ func mix(_ base: DisparityMap, _ outline: DisparityMap, outlineFrom truth: Dispa
         }
     }
     return DisparityMap(values: out, referenceWidth: base.referenceWidth, referenceHeight: base.referenceHeight)
-}
-
-/// EXPERIMENT: joint bilateral upsampling of `m` to the frame's size, guided by the frame's
-/// colour (each low sample's guide is the full-resolution pixel at its centre).
-func guidedUpsample(_ m: DisparityMap, guide: Image, radius: Int = 2, sigmaSpace: Float = 1.0, sigmaRange: Float = 10) -> DisparityMap {
-    let W = guide.width, H = guide.height
-    let lw = m.values.width, lh = m.values.height
-    let out = Image(width: W, height: H, format: .float32)
-    let sx = Float(lw) / Float(W), sy = Float(lh) / Float(H)
-    let Y = guide.plane(0), U = guide.plane(1), V = guide.plane(2)
-    func yuv(_ x: Int, _ y: Int) -> (Float, Float, Float) {
-        (Float(Y.row(y, as: UInt8.self)[x]), Float(U.row(y / 2, as: UInt8.self)[x / 2]), Float(V.row(y / 2, as: UInt8.self)[x / 2]))
-    }
-    var lowGuide = [(Float, Float, Float)](repeating: (0, 0, 0), count: lw * lh)
-    for ly in 0..<lh { for lx in 0..<lw {
-        let cx = min(W - 1, Int((Float(lx) + 0.5) / sx)), cy = min(H - 1, Int((Float(ly) + 0.5) / sy))
-        lowGuide[ly * lw + lx] = yuv(cx, cy)
-    } }
-    let inv2s = 1 / (2 * sigmaSpace * sigmaSpace), inv2r = 1 / (2 * sigmaRange * sigmaRange)
-    for y in 0..<H {
-        let dst = out.plane(0).row(y, as: Float.self)
-        let fy = (Float(y) + 0.5) * sy - 0.5
-        for x in 0..<W {
-            let fx = (Float(x) + 0.5) * sx - 0.5
-            let g = yuv(x, y)
-            var sw: Float = 0, sd: Float = 0
-            let cx = Int(fx.rounded()), cy = Int(fy.rounded())
-            for ly in max(0, cy - radius)...min(lh - 1, cy + radius) {
-                let row = m.values.plane(0).row(ly, as: Float.self)
-                for lx in max(0, cx - radius)...min(lw - 1, cx + radius) {
-                    let d = row[lx]
-                    guard d.isFinite else { continue }
-                    let dx = Float(lx) - fx, dy = Float(ly) - fy
-                    let q = lowGuide[ly * lw + lx]
-                    let dr = (g.0 - q.0) * (g.0 - q.0) + (g.1 - q.1) * (g.1 - q.1) + (g.2 - q.2) * (g.2 - q.2)
-                    let wgt = Foundation.exp(-(dx * dx + dy * dy) * inv2s - dr * inv2r) + 1e-9
-                    sw += wgt; sd += wgt * d
-                }
-            }
-            dst[x] = sw > 0 ? sd / sw : .infinity
-        }
-    }
-    return DisparityMap(values: out, referenceWidth: m.referenceWidth, referenceHeight: m.referenceHeight)
 }
 
 /// How much the background "breathes": on consecutive frames of a still camera, how much the

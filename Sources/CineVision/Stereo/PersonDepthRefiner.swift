@@ -101,9 +101,16 @@ public struct PersonDepthRefiner: Sendable {
     /// temporal filter acts. Non-finite samples stay invalid outside people and become the
     /// surface inside them; the result never holds NaN.
     ///
-    /// Cost at a 320×180 map: one pass to sample the matte, one labelling pass, six passes over
-    /// each person's samples for the fit (3×3 normal equations, ~20 flops a sample), one pass for
-    /// the outline and one for the temporal blend — about 4 ms on one core (`CineBench depth`).
+    /// `image` and `right` are the rectified views the map was matched on (I420, NV12 or gray8
+    /// luma, any size the map's reference scales to). With both, a torso sample the views cannot
+    /// tell from its head's disparity takes the head's; with `image`, the background is held
+    /// where the picture stands still. Either may be `nil`.
+    ///
+    /// Cost at a 320×180 map: one pass to sample the matte, one labelling pass, two 49-pixel
+    /// correlations for each torso sample that disagrees with its head (on ``Settings/threads``
+    /// cores), six passes over each person's samples for the fit (3×3 normal equations, ~20 flops
+    /// a sample), one pass for the outline, one area mean of the view and one for the temporal
+    /// blend — about 6–8 ms (`CineBench depth`).
     public mutating func refine(_ map: DisparityMap, matte: Image, image: Image? = nil, right: Image? = nil) -> DisparityMap {
         precondition(map.values.format == .float32, "a disparity map is float32")
         let w = map.values.width, h = map.values.height, n = w * h
@@ -599,14 +606,16 @@ public struct PersonDepthRefiner: Sendable {
         }
     }
 
-    /// Still samples lean on their last value; moving ones follow at once.
+    /// Still samples outside people lean on their last value; moving ones follow at once.
     ///
     /// With the view given, "still" is read from the picture: where the view's area mean over a
-    /// sample and each of its 8 neighbours moved by less than ``Settings/stillPicture`` levels since the last frame, nothing
-    /// there moved, so the depth cannot have either — the sample keeps ``Settings/heldStill`` of
-    /// its last value whatever the matcher now says (a stripe or an edge it flips between two
-    /// matches, a hole). Elsewhere, or without a view, a sample whose disparity moved by less than
-    /// ``Settings/stillThreshold`` leans on its last value by ``Settings/temporal``.
+    /// sample and each of its 8 neighbours moved by less than ``Settings/stillPicture`` levels
+    /// since the last frame, nothing there moved, so the depth cannot have either — the sample
+    /// keeps ``Settings/heldStill`` of its last value whatever the matcher now says (a stripe or
+    /// an edge it flips between two matches, a hole). Elsewhere, or without a view, a sample whose
+    /// disparity moved by less than ``Settings/stillThreshold`` leans on its last value by
+    /// ``Settings/temporal``. A person's fitted surface is never held: someone in a plain shirt
+    /// walking towards the camera looks the same from frame to frame while their depth changes.
     private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], view: Plane?, width w: Int, height h: Int) {
         let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
         var luma: [UInt8] = []
@@ -644,7 +653,7 @@ public struct PersonDepthRefiner: Sendable {
         for i in 0..<d.count {
             let now = d[i], last = previous[i]
             guard last.isFinite else { continue }
-            if calm[i] {
+            if calm[i] && !fitted[i] {
                 d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
             } else if !fitted[i] && now.isFinite && abs(now - last) < still {
                 d[i] = last + (1 - alpha) * (now - last)
