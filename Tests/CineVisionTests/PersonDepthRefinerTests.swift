@@ -252,3 +252,19 @@ import Testing
         #expect(moving[20] == 30, "a sample that moved follows at once")
     }
 }
+
+@Suite struct PersonDepthRefinerMedianTests {
+    /// The selection gives what sorting gives, on runs, ties and odd and even counts.
+    @Test func theMedianIsTheSortedMiddle() {
+        var seed: UInt32 = 3
+        for count in [1, 2, 3, 10, 11, 257] {
+            for ties in [false, true] {
+                let values = (0..<count).map { _ -> Float in
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    return ties ? Float(seed >> 30) : Float(seed >> 8) / 1000
+                }
+                #expect(PersonDepthRefiner.median(values) == values.sorted()[count / 2], "\(count) values, ties \(ties)")
+            }
+        }
+    }
+}

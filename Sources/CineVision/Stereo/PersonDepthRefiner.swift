@@ -265,16 +265,24 @@ public struct PersonDepthRefiner: Sendable {
         guard matte.format == .gray8 || matte.format == .i420 || matte.format == .nv12,
               matte.width > 0, matte.height > 0 else { return }
         let plane = matte.plane(0), mw = matte.width, mh = matte.height
-        for y in 0..<h {
-            let v = min(max((Double(y) + 0.5) * Double(mh) / Double(h) - 0.5, 0), Double(mh - 1))
-            let j0 = Int(v), j1 = min(j0 + 1, mh - 1), fy = Float(v - Double(j0))
-            let r0 = plane.row(j0, as: UInt8.self), r1 = plane.row(j1, as: UInt8.self)
-            for x in 0..<w {
-                let u = min(max((Double(x) + 0.5) * Double(mw) / Double(w) - 0.5, 0), Double(mw - 1))
-                let i0 = Int(u), i1 = min(i0 + 1, mw - 1), fx = Float(u - Double(i0))
-                let top = Float(r0[i0]) + fx * (Float(r0[i1]) - Float(r0[i0]))
-                let bottom = Float(r1[i0]) + fx * (Float(r1[i1]) - Float(r1[i0]))
-                person[y * w + x] = (top + fy * (bottom - top)) / 255
+        // The columns' taps and weights are the same on every row: worked out once.
+        var columns: [(Int, Int, Float)] = []
+        columns.reserveCapacity(w)
+        for x in 0..<w {
+            let u = min(max((Double(x) + 0.5) * Double(mw) / Double(w) - 0.5, 0), Double(mw - 1))
+            columns.append((Int(u), min(Int(u) + 1, mw - 1), Float(u - Double(Int(u)))))
+        }
+        person.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h {
+                let v = min(max((Double(y) + 0.5) * Double(mh) / Double(h) - 0.5, 0), Double(mh - 1))
+                let j0 = Int(v), j1 = min(j0 + 1, mh - 1), fy = Float(v - Double(j0))
+                let r0 = plane.row(j0, as: UInt8.self), r1 = plane.row(j1, as: UInt8.self)
+                for x in 0..<w {
+                    let (i0, i1, fx) = columns[x]
+                    let top = Float(r0[i0]) + fx * (Float(r0[i1]) - Float(r0[i0]))
+                    let bottom = Float(r1[i0]) + fx * (Float(r1[i1]) - Float(r1[i0]))
+                    out[y * w + x] = (top + fy * (bottom - top)) * (1 / 255)
+                }
             }
         }
     }
@@ -492,7 +500,7 @@ public struct PersonDepthRefiner: Sendable {
     /// The plane through `samples`: iteratively reweighted least squares from their median.
     private func fit(_ samples: [Sample]) -> Surface? {
         guard samples.count >= 12 else { return nil }
-        var s = Surface(a: samples.map(\.d).sorted()[samples.count / 2], b: 0, c: 0)
+        var s = Surface(a: Self.median(samples.map(\.d)), b: 0, c: 0)
         var cx: Float = 0, cy: Float = 0
         for p in samples { cx += Float(p.x); cy += Float(p.y) }
         cx /= Float(samples.count); cy /= Float(samples.count)
@@ -659,6 +667,24 @@ public struct PersonDepthRefiner: Sendable {
                 d[i] = last + (1 - alpha) * (now - last)
             }
         }
+    }
+
+    /// The median (the upper one of an even count) by selection, not a sort.
+    static func median(_ values: [Float]) -> Float {
+        var v = values
+        let k = v.count / 2
+        var lo = 0, hi = v.count - 1
+        while lo < hi {
+            let pivot = v[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while v[i] < pivot { i += 1 }
+                while v[j] > pivot { j -= 1 }
+                if i <= j { v.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return v[k]
     }
 
     /// Solves the 3×3 system `m · x = v` (row-major), or `nil` when it is singular.
