@@ -352,13 +352,15 @@ public struct PersonDepthRefiner: Sendable {
 
     /// Samples whose match the picture cannot tell from their head's disparity take the head's.
     ///
-    /// A match `d` and the head's disparity `c` are equally good when the view repeats itself
-    /// at a lag of `d − c` there (a knit, a stripe: matching the next period looks as right as
-    /// the true one), or when there is nothing to match (a flat colour). A face has neither, so
-    /// the head's own disparity is trusted; a torso sample that disagrees with it *and* is
-    /// ambiguous at exactly that lag takes it. A real difference — an arm reaching out, a lean —
-    /// is not self-similar at that lag and keeps its match. Heads are the peaks of the region's
-    /// top outline; each sample is judged against the head nearest it across.
+    /// A match `d` and the head's disparity `c` are equally good when the right view matches
+    /// the sample's patch at `c` about as well as at `d` (``asGood(_:_:x:y:half:match:other:)``:
+    /// a knit or a stripe matched one period off, a flat colour). A face has neither, so the
+    /// head's own disparity is trusted; a torso sample that disagrees with it *and* is ambiguous
+    /// takes it. A real difference — an arm reaching out, a lean — matches well only where it is
+    /// and keeps its match. Without the right view, the left view repeating itself at a lag of
+    /// `d − c` stands in (``selfSimilar(_:x:y:half:lag:)``). Heads are the peaks of the region's
+    /// top outline that the outline falls away from on both sides; each sample is judged
+    /// against the nearest head across its match agrees with or cannot be told from.
     func disambiguated(_ samples: [Sample], region: Region, left: Plane, right: Plane?, mapWidth w: Int, mapHeight h: Int,
                        referenceWidth: Int) -> [Sample] {
         let (top, peaks) = outline(region, width: w)
