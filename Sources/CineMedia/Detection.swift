@@ -57,6 +57,15 @@ public struct Detection: Sendable, Hashable, Codable {
     public var focusMode: FocusMode
     /// Which way the object faces, if the detector knows (`nil` for detections from older producers).
     public var facing: Facing?
+    /// Whether this face is speaking (faces whose mouth a speaker detector watches; `nil` where
+    /// nothing watched it).
+    public var speaking: Bool?
+    /// How sure the speaker detector is that this face is speaking, 0…1 (`nil` with ``speaking``).
+    public var speakingScore: Double?
+    /// While ``speaking``: for how long, in seconds, this face's mouth has been seen moving in
+    /// its current turn (from its first opening to its latest) — what a director waits on
+    /// before racking to a new speaker, so that a cough or a one-word reply does not rack focus.
+    public var speakingFor: Double?
 
     /// Creates a detection.
     public init(id: Int, groupID: Int? = nil, type: DetectionType, bounds: NormalizedRect,

@@ -32,7 +32,9 @@ public struct DetectorNode: Node {
         any XML as type `custom`. With `model: blazeface`, `humanBody` comes from BlazePose's \
         person detector instead (`pose-model`): a person found by the head, the body box from \
         the hips' and shoulders' points, grouped with their face by the tracker. Each detection has a stable `id`, a `groupID` tying a \
-        person's face and body, `facing` (towards / away) and, with a disparity map connected, a \
+        person's face and body, `facing` (towards / away), for faces the landmark model reads \
+        `speaking` and `speaking-score` (the inner lips opening and closing over the last moments, \
+        docs/speaker.md) and, with a disparity map connected, a \
         robust disparity (median over the central half of the box, sticking to the previous \
         value). Command `track point=0.5,0.5` starts a salient object at a normalised point (needs \
         disparity); `untrack id=N` drops it.
@@ -89,6 +91,8 @@ public struct DetectorNode: Node {
     /// frames, handed over with the cascades' when it completes.
     private var pendingLearned: [TrackerObservation] = []
     private var tracker = ObjectTracker()
+    /// Who is speaking, from the faces' mouths (with the landmark model).
+    private var speakers = SpeakingDetector()
     private var salient: [Int: Double] = [:]
     /// The instant (``NodeContext/frameIndex``, which counts the instants carried forward too) of
     /// the last detection: a detector whose frames were carried under load detects again on the
@@ -180,11 +184,13 @@ public struct DetectorNode: Node {
             }
             if let faces {
                 let detected = try faces.detect(image, tiles: faceTiles)
-                let checked: [(face: BlazeFaceDetection, facing: Facing)] =
+                let checked: [(face: BlazeFaceDetection, facing: Facing, mouth: Double?)] =
                     try landmarker?.confirmed(detected, in: image, minScore: faceScore, minPresence: facePresence)
-                    .map { ($0.face, $0.mesh.pose.facing) } ?? detected.filter { $0.score >= faceScore }.map { ($0, $0.facing) }
-                for (f, facing) in checked {
-                    pendingLearned.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing))
+                    .map { ($0.face, $0.mesh.pose.facing, FaceMesh.mouthOpening($0.mesh)) }
+                    ?? detected.filter { $0.score >= faceScore }.map { ($0, $0.facing, nil) }
+                for (f, facing, mouth) in checked {
+                    pendingLearned.append(TrackerObservation(type: .humanFace, bounds: f.bounds, confidence: f.score, facing: facing,
+                                                             mouthOpening: mouth))
                 }
             }
             if learned && detector == nil { completed = pendingLearned }
@@ -200,8 +206,11 @@ public struct DetectorNode: Node {
             pending = r.isComplete ? nil : r
             if r.isComplete { completed = pendingLearned + r.observations }
         }
+        let seconds = ctx.timestamp.seconds
         if let completed {
             _ = tracker.update(completed, disparity: map)
+            for m in tracker.mouthOpenings() { speakers.observe(id: m.id, time: seconds, opening: m.opening) }
+            speakers.forget(before: seconds - 10)
         } else {
             _ = tracker.predict(disparity: map)
         }
@@ -216,6 +225,12 @@ public struct DetectorNode: Node {
         }
         last = (image, disparity)
         detections = tracker.report()
+        for i in detections.indices where detections[i].type == .humanFace {
+            guard let s = speakers.state(of: detections[i].id, at: seconds) else { continue }
+            detections[i].speaking = s.speaking
+            detections[i].speakingScore = s.score
+            detections[i].speakingFor = s.speaking ? s.evidence : nil
+        }
     }
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {

@@ -25,7 +25,10 @@ public struct FocusNode: Node {
         (tap a rectangle: weak, tap the weak one: strong, tap elsewhere: track the object there; \
         long press: strong fixed focus). Scene monitoring: `notEnoughLight` from the video's \
         luminance and noise and the disparity confidence, with hysteresis, in every focus \
-        state's sceneStatuses and posted as event `scene` when it changes. See docs/focus.md.
+        state's sceneStatuses and posted as event `scene` when it changes. With `follow: speaker` \
+        the director follows whoever is talking (the detector's `speaking` faces) instead of the \
+        most prominent subject; with a lookahead its racks land just before the new speaker's \
+        first word (docs/speaker.md). See docs/focus.md.
         """
     public static let commands: [CommandDescription] = [
         CommandDescription(
@@ -79,6 +82,12 @@ public struct FocusNode: Node {
     @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60),
                "How long focus stays put once its subject has left an empty frame, before it racks to the scene")
     public var emptyHold: Duration
+    @Parameter(default: .prominent,
+               "Who gets focus: prominent (facing, large, near, central, new) or speaker (whoever is talking — faces the detector marks speaking — after speaker-dwell; silence keeps the last speaker)")
+    public var follow: FocusFollow
+    @Parameter(default: .milliseconds(300), range: .zero ... .seconds(10),
+               "With follow: speaker, how long someone's mouth must be seen moving in their turn before focus racks to them (a cough or a one-word reply does not)")
+    public var speakerDwell: Duration
 
     private var engine = FocusEngine()
     private var salient = SalientObjectTracker()
@@ -99,6 +108,8 @@ public struct FocusNode: Node {
         c.dwell = dwell.seconds
         c.acquireDwell = acquireDwell.seconds
         c.emptyHold = emptyHold.seconds
+        c.follow = follow
+        c.speakerDwell = speakerDwell.seconds
         c.recordsFrames = false  // a live graph runs for hours: keep decisions only
         engine = FocusEngine(configuration: c, fNumber: aperture)
     }
@@ -247,3 +258,5 @@ public struct FocusNode: Node {
 
     private static func rounded(_ d: Double) -> Double { (d * 10).rounded() / 10 }
 }
+
+extension FocusFollow: ParameterEnum {}

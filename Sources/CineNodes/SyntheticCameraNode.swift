@@ -37,6 +37,9 @@ public struct SyntheticCameraNode: Node {
     @Parameter(default: 0.01, range: 0...0.2, "Sensor noise (fraction of full scale)") public var noise: Double
     @Parameter(default: 3, range: 0...8, "Number of subjects that walk through") public var subjects: Int
     @Parameter(default: false, "Props to track: a ball rolled along the sideboard and a cup the first subject carries") public var props: Bool
+    @Parameter(default: false,
+               "A talk scene: the subjects stand side by side facing the camera and take turns speaking by a seeded script (mouths move with the syllables; the truth detections say who is speaking)")
+    public var talk: Bool
     @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "When the light drops (0 = never)") public var lightDropAt: Duration
     @Parameter(default: .seconds(3), range: .zero ... .seconds(3600), "How long the light stays low") public var lightDropFor: Duration
     @Parameter(default: 0.1, range: 0...1, "Light level during the drop (1 = normal)") public var lightDropLevel: Double
@@ -62,6 +65,7 @@ public struct SyntheticCameraNode: Node {
         c.noise = noise
         c.subjectCount = subjects
         c.props = props
+        c.talk = talk
         if lightDropAt.seconds > 0 {
             c.lightDrop = SyntheticScene.LightDrop(start: lightDropAt.seconds, duration: lightDropFor.seconds,
                                                    level: lightDropLevel)
@@ -72,12 +76,17 @@ public struct SyntheticCameraNode: Node {
     /// Subject `k` has face ID `2k + 1` and body ID `2k + 2`, grouped under `k + 1`; a face is
     /// reported only while it faces the camera (a detector sees no face from behind), with the
     /// share of it in view as its confidence (the frame's edge and nearer subjects hide the rest).
-    static func detections(_ subjects: [SyntheticSubject]) -> Detections {
+    static func detections(_ subjects: [SyntheticSubject], talk: Bool = false) -> Detections {
         var out: Detections = []
         for s in subjects {
             if s.facingCamera && s.faceVisibleFraction > 0 {
-                out.append(Detection(id: 2 * s.id + 1, groupID: s.id + 1, type: .humanFace, bounds: s.face,
-                                     confidence: s.faceVisibleFraction, disparity: s.disparity))
+                var face = Detection(id: 2 * s.id + 1, groupID: s.id + 1, type: .humanFace, bounds: s.face,
+                                     confidence: s.faceVisibleFraction, disparity: s.disparity)
+                if talk {
+                    face.speaking = s.speaking
+                    face.speakingScore = s.speaking ? 1 : 0
+                }
+                out.append(face)
             }
             out.append(Detection(id: 2 * s.id + 2, groupID: s.id + 1, type: .humanBody, bounds: s.body,
                                  disparity: s.disparity))
@@ -103,7 +112,7 @@ public struct SyntheticCameraNode: Node {
         if let truth {
             disparity = DisparityMap(values: truth, referenceWidth: size.width, referenceHeight: size.height)
         }
-        if ctx.isConnected($detections) { detections = Self.detections(scene.subjects(at: t.seconds)) }
+        if ctx.isConnected($detections) { detections = Self.detections(scene.subjects(at: t.seconds), talk: talk) }
         index += 1
     }
 }

@@ -75,6 +75,8 @@ public struct ObjectTracker: Sendable {
         var disparity: Double?
         var groupID: Int
         var hits = 1
+        /// The mouth opening of the observation matched this round (faces with a mesh).
+        var mouthOpening: Double?
 
         var rect: NormalizedRect { NormalizedRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h) }
     }
@@ -116,6 +118,7 @@ public struct ObjectTracker: Sendable {
             tracks[i].cy += tracks[i].vy
             tracks[i].framesSinceUpdate += 1
         }
+        for i in tracks.indices { tracks[i].mouthOpening = nil }
         var obs = observations.filter { $0.confidence >= c.lowConfidence && $0.bounds.width > 0 && $0.bounds.height > 0 }
         if let disparity {
             for i in obs.indices where obs[i].disparity == nil {
@@ -140,7 +143,8 @@ public struct ObjectTracker: Sendable {
         for (j, o) in obs.enumerated() where !obsUsed[j] && o.confidence >= c.highConfidence && o.type != .salientObject {
             let b = o.bounds
             tracks.append(Track(id: nextID, type: o.type, cx: b.x + b.width / 2, cy: b.y + b.height / 2, w: b.width,
-                                h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity, groupID: nextID))
+                                h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity, groupID: nextID,
+                                mouthOpening: o.mouthOpening))
             nextID += 1
         }
         for i in tracks.indices { tracks[i].framesSinceUpdate = tracks[i].misses == 0 ? 0 : tracks[i].framesSinceUpdate }
@@ -205,6 +209,7 @@ public struct ObjectTracker: Sendable {
             tracks[p.t].hits += 1
             tracks[p.t].confidence = o.confidence
             if o.facing != .unknown { tracks[p.t].facing = o.facing }
+            tracks[p.t].mouthOpening = o.mouthOpening
             if let disparity {
                 tracks[p.t].disparity = disparity.robustDisparity(in: tracks[p.t].rect, previous: tracks[p.t].disparity,
                                                              shrink: configuration.disparityShrink) ?? o.disparity
@@ -256,6 +261,7 @@ public struct ObjectTracker: Sendable {
             tracks[i].hits += 1
             tracks[i].confidence = o.confidence
             if o.facing != .unknown { tracks[i].facing = o.facing }
+            tracks[i].mouthOpening = o.mouthOpening
             if let disparity {
                 tracks[i].disparity = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
                                                            shrink: c.disparityShrink) ?? o.disparity
@@ -312,6 +318,12 @@ public struct ObjectTracker: Sendable {
                 tracks[b].facing = tracks[fi].facing
             }
         }
+    }
+
+    /// The mouth openings the last ``update(_:disparity:)`` matched to tracks, by track ID
+    /// (faces whose observation carried one): what a ``SpeakingDetector`` watches.
+    public func mouthOpenings() -> [(id: Int, opening: Double)] {
+        tracks.compactMap { t in t.mouthOpening.map { (t.id, $0) } }
     }
 
     /// The objects as last reported (after the latest ``update(_:disparity:)``, ``predict(disparity:)``

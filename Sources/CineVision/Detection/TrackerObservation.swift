@@ -14,10 +14,13 @@ public struct TrackerObservation: Sendable, Hashable {
     public var facing: Facing
     /// A known disparity (full-resolution pixels); otherwise measured from the disparity map.
     public var disparity: Double?
+    /// How far a face's mouth is open (``FaceMesh/mouthOpening(_:)``), when its mesh was read.
+    public var mouthOpening: Double?
 
     /// Creates an observation.
     public init(type: DetectionType, bounds: NormalizedRect, confidence: Double = 1, facing: Facing = .unknown,
-                disparity: Double? = nil) {
+                disparity: Double? = nil, mouthOpening: Double? = nil) {
+        self.mouthOpening = mouthOpening
         self.type = type
         self.bounds = bounds
         self.confidence = confidence

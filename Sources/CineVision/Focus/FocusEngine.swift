@@ -207,6 +207,22 @@ public struct FocusEngine: Sendable {
                 best = (cand.group, score)
             }
         }
+        if c.follow == .speaker, let g = followSpeaker(time, detections) {
+            guard g != state.baseGroup else { return }
+            // With a lookahead the rack lands just before the speaker's first word.
+            var at = time
+            if c.lookahead > 0, let since = state.speakingSince[g] {
+                at = since - Timestamp(seconds: c.speakerLead)
+                if let oldest = state.pending.first?.time { at = max(at, oldest) }
+                if let last = state.changes.last?.effective.time { at = max(at, last) }
+                at = min(at, time)
+            }
+            state.lookedAway = nil
+            state.baseGroup = g
+            state.baseSince = time
+            decideBase(.group(g), at: at)
+            return
+        }
         guard let best else {
             // Nobody holds focus and nobody qualifies: rest on the scene — unless someone is
             // walking in (a subject still in its dwell), whom focus waits for instead of racking
@@ -230,6 +246,30 @@ public struct FocusEngine: Sendable {
         state.baseGroup = best.group
         state.baseSince = time
         decideBase(.group(best.group), at: time)
+    }
+
+    /// The speaker rule: the group of whoever has been seen speaking for the dwell while the last
+    /// speaker is silent (the one who started first, if several); the last speaker while they
+    /// are in view; `nil` before anyone has spoken or once the last speaker has left.
+    private mutating func followSpeaker(_ time: Timestamp, _ detections: Detections) -> Int? {
+        // Per group speaking now: how long its mouth has been seen moving (the detector's
+        // `speakingFor`; else since the flag rose) and when that began.
+        var speaking: [Int: (evidence: Double, start: Timestamp)] = [:]
+        for d in detections where d.speaking == true {
+            let start = d.speakingFor.map { time - Timestamp(seconds: $0) } ?? state.speakingSince[d.groupID] ?? time
+            let evidence = d.speakingFor ?? (time - start).seconds
+            if let s = speaking[d.groupID], s.evidence >= evidence { continue }
+            speaking[d.groupID] = (evidence, start)
+        }
+        state.speakingSince = state.speakingSince.filter { speaking[$0.key] != nil }
+        for (g, s) in speaking { state.speakingSince[g] = min(state.speakingSince[g] ?? s.start, s.start) }
+        if let s = state.speaker, !detections.contains(where: { $0.groupID == s }) { state.speaker = nil }
+        if let s = state.speaker, speaking[s] != nil { return s }
+        let qualified = speaking.filter { $0.value.evidence >= configuration.speakerDwell - 1e-9 }
+            .compactMap { g, _ in state.speakingSince[g].map { (group: g, since: $0) } }
+            .min { ($0.since, $0.group) < ($1.since, $1.group) }
+        if let q = qualified { state.speaker = q.group }
+        return state.speaker
     }
 
     /// A base decision on `target`: recorded, ends a weak user decision, and is racked to unless

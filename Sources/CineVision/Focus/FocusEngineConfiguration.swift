@@ -51,6 +51,16 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     /// the frame, occlusions); a real subject does not move that fast in depth, so focus
     /// follows at most this fast. 0 = follow the measurement exactly.
     public var followSpeed: Double = 120
+    /// The rule that picks the subject: the most prominent (the default) or the speaker.
+    public var follow = FocusFollow.prominent
+    /// With ``follow`` `.speaker`, for how long someone's mouth must have been seen moving in
+    /// their turn (``CineMedia/Detection/speakingFor``) before focus racks to them, seconds: a
+    /// cough or a one-word reply does not rack focus.
+    public var speakerDwell: Double = 0.3
+    /// With ``follow`` `.speaker` and a lookahead, how long before the new speaker's first
+    /// movement of the mouth the rack lands, seconds (it may not reach further back than the
+    /// lookahead allows).
+    public var speakerLead: Double = 0.1
     /// Whether the engine keeps every frame in its ``FocusEngine/script`` (decisions are always kept).
     public var recordsFrames = true
 

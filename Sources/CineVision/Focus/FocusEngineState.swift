@@ -71,4 +71,8 @@ public struct FocusEngineState: Sendable, Hashable {
     /// The focus disparity of the last output frame.
     public internal(set) var focusDisparity: Double?
     var rack: Rack?
+    /// With the speaker rule: since when each group now speaking has been speaking.
+    var speakingSince: [Int: Timestamp] = [:]
+    /// With the speaker rule: the group that spoke last (focus stays on it through silence).
+    public internal(set) var speaker: Int?
 }

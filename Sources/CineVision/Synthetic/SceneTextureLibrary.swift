@@ -28,6 +28,8 @@ final class SceneTextureLibrary: Sendable {
     let ball: SceneTexture
     /// The cup prop.
     let cup: SceneTexture
+    /// The inside of an open mouth (talking subjects).
+    let mouth: SceneTexture
 
     private init() {
         wall = SceneTexturePatterns.brickWall(salt: 0xB41C)
@@ -48,6 +50,7 @@ final class SceneTextureLibrary: Sendable {
         ]
         ball = SceneTexturePatterns.ball(salt: 0xBA11)
         cup = SceneTexturePatterns.cup(salt: 0xC0FF)
+        mouth = SceneTexturePatterns.mouth()
         characters = (0..<4).map { i in
             let salt = 0xFACE &+ UInt64(i) &* 15_485_863
             return SceneCharacter(

@@ -292,6 +292,17 @@ enum SceneTexturePatterns {
         }
     }
 
+    /// The inside of an open mouth, stretched over its ellipse: dark red shading to near black
+    /// in the middle, the upper teeth along the top. 64 texels.
+    static func mouth() -> SceneTexture {
+        SceneTexture(size: 64) { u, v in
+            let x = (u + 0.5) / 32 - 1, y = (v + 0.5) / 32 - 1
+            let inside = SceneColor.mix(SceneColor(0.36, 0.1, 0.1), SceneColor(0.08, 0.03, 0.03), smoothstep(1, 0.2, x * x + y * y))
+            let teeth = smoothstep(-0.45, -0.6, y) * smoothstep(0.75, 0.55, abs(x))
+            return SceneColor.mix(inside, SceneColor(0.86, 0.83, 0.76), teeth)
+        }
+    }
+
     /// The back of a head: hair strands, a lighter crown and a glimpse of neck at the nape.
     /// 256 texels over the head's bounding box.
     static func backOfHead(skin: SceneColor, hair: SceneColor, salt: UInt64) -> SceneTexture {

@@ -64,6 +64,25 @@ struct SubjectFigure {
         return u * u + v * v <= 1
     }
 
+    /// The open mouth drawn over the face of a talking subject: a dark ellipse between the lips
+    /// (upper teeth at its top) that grows with ``SubjectPose/mouthOpening``; `nil` when the
+    /// mouth is closed or the face is turned away.
+    func mouth(library: SceneTextureLibrary) -> SceneLayer? {
+        let open = pose.mouthOpening
+        guard open > 0.02, pose.facingCamera, head.width > 0 else { return nil }
+        let cx = (head.left + head.right) / 2, cy = (head.top + head.bottom) / 2
+        let a = head.width / 2, b = head.height / 2
+        let halfWidth = (0.15 + 0.04 * open) * a, halfHeight = (0.012 + 0.085 * open) * b
+        let centreY = cy + (0.56 + 0.02 * open) * b
+        let bounds = PixelRect(left: cx - halfWidth, top: centreY - halfHeight, right: cx + halfWidth, bottom: centreY + halfHeight)
+        let texture = library.mouth
+        return SceneLayer(
+            shape: .ellipse, bounds: bounds, depth: pose.depth, disparity: disparity, texture: texture.view,
+            wrapsHorizontally: false, wrapsVertically: false,
+            horizontal: .stretched(from: bounds.left, to: bounds.right, size: texture.size),
+            vertical: .stretched(from: bounds.top, to: bounds.bottom, size: texture.size))
+    }
+
     /// The figure's three layers, in drawing order (body, neck, head).
     func layers(library: SceneTextureLibrary) -> (body: SceneLayer, neck: SceneLayer, head: SceneLayer) {
         let character = library.characters[pose.character % library.characters.count]

@@ -18,6 +18,8 @@ struct SubjectPose: Sendable, Hashable {
     let character: Int
     /// Which clothing tile the subject wears.
     let clothing: Int
+    /// How far the mouth is open: 0 (closed) … 1 (a talking subject's widest).
+    var mouthOpening = 0.0
 }
 
 /// One subject's walk: it enters from one side at ``enterTime``, strolls across at a steady
@@ -43,12 +45,23 @@ struct SubjectScript: Sendable, Hashable {
     let clothing: Int
     /// Phase of the walking bob, radians.
     let stepPhase: Double
+    /// World X where a subject who does not walk stands (a talk scene); `nil` for a walker.
+    var standingX: Double? = nil
 
     /// Scene time when the subject has just left the frame.
     var exitTime: Double { enterTime + crossingDuration }
 
     /// The pose at scene time `time`, or `nil` before the subject enters or after it leaves.
     func pose(at time: Double, camera: StereoCameraModel) -> SubjectPose? {
+        if let standingX {
+            guard time >= enterTime && time <= exitTime else { return nil }
+            // Standing, swaying a little from side to side and breathing.
+            let sway = 0.015 * sin(0.6 * time + stepPhase)
+            let breath = 0.004 * sin(1.7 * time + 2 * stepPhase)
+            return SubjectPose(
+                id: id, x: standingX + sway, depth: startDepth, headHeight: headHeight + breath,
+                facingCamera: true, character: character, clothing: clothing)
+        }
         let progress = (time - enterTime) / crossingDuration
         guard progress >= 0 && progress <= 1 else { return nil }
         let depth = startDepth + (endDepth - startDepth) * progress
@@ -117,5 +130,29 @@ struct SubjectScript: Sendable, Hashable {
                     stepPhase: random.uniform(0, 2 * Double.pi)))
         }
         return scripts
+    }
+
+    /// The people of a talk scene: `count` subjects standing side by side facing the camera for
+    /// the whole `duration`, at different depths (1.3 m to 2.6 m, nearest first, placed left to
+    /// right in a seeded order), spread across the frame so that no head hides another.
+    static func standing(
+        count: Int, duration: Double, seed: UInt64, characterCount: Int, clothingCount: Int,
+        camera: StereoCameraModel
+    ) -> [SubjectScript] {
+        var random = SeededRandom(seed: seed ^ 0x7A1C_0001)
+        let characters = random.permutation(of: characterCount)
+        let clothes = random.permutation(of: clothingCount)
+        let slots = random.permutation(of: max(1, count))
+        return (0..<count).map { k in
+            let depth = count == 1 ? 1.5 : 1.3 + 1.3 * Double(k) / Double(count - 1) + random.uniform(-0.08, 0.08)
+            // Slot centres across the middle 80 % of the view at that depth.
+            let u = count == 1 ? 0 : -0.8 + 1.6 * (Double(slots[k]) + 0.5) / Double(count)
+            let x = u * depth * camera.tanHalfWidth * 0.9
+            return SubjectScript(
+                id: k, enterTime: 0, crossingDuration: duration, entersFromLeft: true,
+                startDepth: depth, endDepth: depth, headHeight: random.uniform(1.55, 1.7), turnedAway: nil,
+                character: characters[k % characterCount], clothing: clothes[k % clothingCount],
+                stepPhase: random.uniform(0, 2 * Double.pi), standingX: x)
+        }
     }
 }

@@ -47,6 +47,8 @@ public struct SyntheticScene: Sendable {
     let camera: StereoCameraModel
     let set: SceneSet
     let scripts: [SubjectScript]
+    /// Who speaks when (talk scenes only).
+    let talk: TalkScript?
     let noiseTable: SensorNoiseTable
     let library: SceneTextureLibrary
     /// The set painted once (made on the first frame); `nil` paints the set every frame.
@@ -68,10 +70,18 @@ public struct SyntheticScene: Sendable {
             baseline: configuration.baseline,
             fieldOfViewDegrees: configuration.fieldOfViewDegrees)
         set = SceneSet(camera: camera, seed: configuration.seed, library: library)
-        scripts = SubjectScript.schedule(
-            count: configuration.subjectCount, duration: configuration.duration,
-            seed: configuration.seed, characterCount: library.characters.count,
-            clothingCount: library.clothing.count)
+        if configuration.talk {
+            scripts = SubjectScript.standing(
+                count: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed,
+                characterCount: library.characters.count, clothingCount: library.clothing.count, camera: camera)
+            talk = TalkScript(speakers: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed)
+        } else {
+            scripts = SubjectScript.schedule(
+                count: configuration.subjectCount, duration: configuration.duration,
+                seed: configuration.seed, characterCount: library.characters.count,
+                clothingCount: library.clothing.count)
+            talk = nil
+        }
         noiseTable = SensorNoiseTable(
             standardDeviation: configuration.noise * 255, width: configuration.width,
             seed: configuration.seed)
@@ -120,6 +130,19 @@ public struct SyntheticScene: Sendable {
 
     // MARK: Ground truth
 
+    /// `script`'s pose at scene time `t`, its mouth open as far as the talk script says.
+    private func pose(of script: SubjectScript, at t: Double) -> SubjectPose? {
+        guard var pose = script.pose(at: t, camera: camera) else { return nil }
+        if let talk { pose.mouthOpening = talk.mouthOpening(of: script.id, at: t) }
+        return pose
+    }
+
+    /// The turns of a talk scene (``Configuration/talk``): who speaks from when to when, in
+    /// scene seconds; empty for other scenes.
+    public var speakingTurns: [(speaker: Int, start: Double, end: Double)] {
+        talk?.turns.map { ($0.speaker, $0.start, $0.end) } ?? []
+    }
+
     /// The subjects visible at a time, by id: face and body bounds in the left view
     /// (normalised, clipped to the frame), disparity, depth and whether they face the camera.
     ///
@@ -130,7 +153,7 @@ public struct SyntheticScene: Sendable {
         let t = sceneTime(seconds)
         let w = configuration.width, h = configuration.height
         let figures = scripts.compactMap { script -> (id: Int, pose: SubjectPose, figure: SubjectFigure)? in
-            guard let pose = script.pose(at: t, camera: camera) else { return nil }
+            guard let pose = pose(of: script, at: t) else { return nil }
             let figure = SubjectFigure(pose: pose, camera: camera)
             guard figure.isVisible(width: w, height: h) else { return nil }
             return (script.id, pose, figure)
@@ -145,7 +168,8 @@ public struct SyntheticScene: Sendable {
                 id: entry.id, face: figure.face.normalized(width: w, height: h),
                 body: whole.normalized(width: w, height: h), disparity: figure.disparity,
                 depth: entry.pose.depth, facingCamera: entry.pose.facingCamera,
-                faceVisibleFraction: Self.visibleFraction(of: figure.face, width: w, height: h, behind: nearer))
+                faceVisibleFraction: Self.visibleFraction(of: figure.face, width: w, height: h, behind: nearer),
+                speaking: talk?.isSpeaking(entry.id, at: t) ?? false, mouthOpening: entry.pose.mouthOpening)
         }
     }
 
@@ -234,7 +258,7 @@ public struct SyntheticScene: Sendable {
         let background = backgroundCache.map { cache in
             cache.get { set.layers.withUnsafeBufferPointer { SceneBackground(layers: $0, width: w, height: h) } }
         }
-        let capacity = set.layers.count + 3 * scripts.count + 2
+        let capacity = set.layers.count + 4 * scripts.count + 2
         withUnsafeTemporaryAllocation(of: SceneLayer.self, capacity: capacity) { buffer in
             let count = collectLayers(at: t, into: buffer)
             defer { _ = buffer.baseAddress!.deinitialize(count: count) }
@@ -297,7 +321,7 @@ public struct SyntheticScene: Sendable {
         withUnsafeTemporaryAllocation(of: SubjectPose.self, capacity: max(1, scripts.count)) { poses in
             var n = 0
             for script in scripts {
-                guard let pose = script.pose(at: t, camera: camera) else { continue }
+                guard let pose = pose(of: script, at: t) else { continue }
                 // Insertion sort: far first, then by id.
                 var i = n
                 while i > 0
@@ -319,6 +343,10 @@ public struct SyntheticScene: Sendable {
                 buffer.initializeElement(at: count + 1, to: layers.neck)
                 buffer.initializeElement(at: count + 2, to: layers.head)
                 count += 3
+                if let mouth = figure.mouth(library: library) {
+                    buffer.initializeElement(at: count, to: mouth)
+                    count += 1
+                }
             }
             _ = poses.baseAddress!.deinitialize(count: n)
         }

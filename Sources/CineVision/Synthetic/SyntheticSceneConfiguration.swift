@@ -51,14 +51,21 @@ extension SyntheticScene {
         /// first subject carries (``SyntheticProp``; off by default, so scenes without them keep
         /// their bytes).
         public var props: Bool
+        /// A talk scene: the subjects stand side by side facing the camera for the whole scene
+        /// (at 1.3–2.6 m) and take turns speaking by a seeded script — their mouths open and
+        /// close with the syllables, and the truth marks who is speaking
+        /// (``SyntheticSubject/speaking``, ``SyntheticScene/speakingTurns``). Off by default.
+        public var talk: Bool
 
         /// Creates a configuration; the defaults are a 1280 × 720, 30 fps, 20 s scene with a
         /// 6.5 cm baseline, a 60° field of view, mild noise (1 % of full scale) and three subjects.
         public init(
             width: Int = 1280, height: Int = 720, fps: Double = 30, seed: UInt64 = 1,
             baseline: Double = 0.065, fieldOfViewDegrees: Double = 60, duration: Double = 20,
-            noise: Double = 0.01, lightDrop: LightDrop? = nil, subjectCount: Int = 3, props: Bool = false
+            noise: Double = 0.01, lightDrop: LightDrop? = nil, subjectCount: Int = 3, props: Bool = false,
+            talk: Bool = false
         ) {
+            self.talk = talk
             self.width = width
             self.height = height
             self.fps = fps

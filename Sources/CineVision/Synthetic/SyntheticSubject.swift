@@ -21,12 +21,19 @@ public struct SyntheticSubject: Sendable, Hashable {
     /// The share of the whole face (0 ... 1) that the camera sees: inside the frame and not
     /// behind a nearer subject's head, neck or body.
     public var faceVisibleFraction: Double
+    /// Whether the subject is talking (inside one of its turns of a talk scene, the pauses
+    /// between words included); always `false` outside talk scenes.
+    public var speaking: Bool
+    /// How far the mouth is open, 0 (closed) … 1.
+    public var mouthOpening: Double
 
     /// Creates a subject record.
     public init(
         id: Int, face: NormalizedRect, body: NormalizedRect, disparity: Double, depth: Double,
-        facingCamera: Bool, faceVisibleFraction: Double = 1
+        facingCamera: Bool, faceVisibleFraction: Double = 1, speaking: Bool = false, mouthOpening: Double = 0
     ) {
+        self.speaking = speaking
+        self.mouthOpening = mouthOpening
         self.id = id
         self.face = face
         self.body = body

@@ -1,0 +1,164 @@
+// CineBench talk: who is speaking, on the synthetic camera's talk scenes (2 and 3 people taking
+// turns by a seeded script) — speaking detection per face against the truth, and focus with
+// `follow: speaker` live and after the take (with a lookahead), scored against who speaks.
+import CineGStreamer
+import CineMedia
+import CineVision
+import Dispatch
+import Foundation
+
+/// One talk take's tallies.
+struct TalkScore {
+    /// Face-frames: speaking in the truth / of those marked speaking; silent / of those marked speaking.
+    var speakingFrames = 0, speakingFound = 0, silentFrames = 0, silentMarked = 0
+    /// Frames from 0.5 s into each turn to its end, and those with focus within 10 % of the speaker's disparity.
+    var turnFrames = 0, turnFocused = 0
+    /// Racks (base decisions after the first) and those no turn explains; minutes of take.
+    var racks = 0, unexplained = 0, minutes = 0.0
+    /// Turns of under 0.7 s (a one-word reply), and those focus racked to.
+    var shortTurns = 0, shortRacked = 0
+
+    mutating func add(_ o: TalkScore) {
+        speakingFrames += o.speakingFrames; speakingFound += o.speakingFound; silentFrames += o.silentFrames
+        silentMarked += o.silentMarked; turnFrames += o.turnFrames; turnFocused += o.turnFocused
+        racks += o.racks; unexplained += o.unexplained; minutes += o.minutes
+        shortTurns += o.shortTurns; shortRacked += o.shortRacked
+    }
+}
+
+/// The detector's work on one take, as the `detector` node does it (BlazeFace with tiles and the
+/// landmark model every 3rd frame, the tracker in between, the speaking detector on the mouths),
+/// with each face's disparity taken from the truth: per frame, the detections.
+func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker: FaceLandmarker,
+                    meshCost: inout [Double]) throws -> [Detections] {
+    let w = scene.configuration.width, h = scene.configuration.height
+    var tracker = ObjectTracker()
+    var sc = SpeakingDetector.Configuration()
+    let env = ProcessInfo.processInfo.environment
+    if let v = env["TALK_HOLD"].flatMap(Double.init) { sc.hold = v }
+    if let v = env["TALK_MIN"].flatMap(Int.init) { sc.minimumOpenings = v }
+    if let v = env["TALK_THRESHOLD"].flatMap(Double.init) { sc.openingThreshold = v }
+    let every = env["TALK_EVERY"].flatMap(Int.init) ?? 2
+    var speakers = SpeakingDetector(configuration: sc)
+    var out: [Detections] = []
+    let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
+    for f in 0..<scene.frameCount {
+        let t = scene.time(ofFrame: f)
+        scene.render(frame: f, left: left, right: right, groundTruth: nil)
+        let truth = scene.subjects(at: t)
+        if f % every == 0 {
+            let t0 = now()
+            let found = try landmarker.confirmed(try faces.detect(left, tiles: 2), in: left, minScore: 0.5, minPresence: 0.5)
+            meshCost.append((now() - t0) * 1000)
+            let obs = found.map { m in
+                TrackerObservation(type: .humanFace, bounds: m.face.bounds, confidence: m.face.score, facing: m.mesh.pose.facing,
+                                   disparity: truth.max { ObjectTracker.iou($0.face, m.face.bounds) < ObjectTracker.iou($1.face, m.face.bounds) }?.disparity,
+                                   mouthOpening: FaceMesh.mouthOpening(m.mesh))
+            }
+            _ = tracker.update(obs)
+            for m in tracker.mouthOpenings() { speakers.observe(id: m.id, time: t, opening: m.opening) }
+        } else {
+            _ = tracker.predict()
+        }
+        var d = tracker.report()
+        for i in d.indices {
+            guard let s = speakers.state(of: d[i].id, at: t) else { continue }
+            d[i].speaking = s.speaking
+            d[i].speakingScore = s.score
+            d[i].speakingFor = s.speaking ? s.evidence : nil
+        }
+        out.append(d)
+    }
+    return out
+}
+
+/// Scores speaking detection and the speaker rule's focus on one take.
+func scoreTalk(scene: SyntheticScene, detections: [Detections], lookahead: Double) -> TalkScore {
+    var s = TalkScore()
+    var c = FocusEngineConfiguration()
+    c.follow = .speaker
+    c.lookahead = lookahead
+    if let v = ProcessInfo.processInfo.environment["TALK_DWELL"].flatMap(Double.init) { c.speakerDwell = v }
+    var engine = FocusEngine(configuration: c)
+    var focus: [Double] = []
+    for (f, d) in detections.enumerated() {
+        for o in engine.ingest(time: Timestamp(seconds: scene.time(ofFrame: f)), detections: d) { focus.append(o.focus.focusDisparity) }
+    }
+    for o in engine.flush() { focus.append(o.focus.focusDisparity) }
+    let turns = scene.speakingTurns
+    // Which truth subject each detection is: the face it overlaps most.
+    func subject(of det: Detection, at f: Int) -> SyntheticSubject? {
+        scene.subjects(at: scene.time(ofFrame: f)).filter { ObjectTracker.iou($0.face, det.bounds) > 0.3 }
+            .max { ObjectTracker.iou($0.face, det.bounds) < ObjectTracker.iou($1.face, det.bounds) }
+    }
+    for (f, d) in detections.enumerated() {
+        let t = scene.time(ofFrame: f)
+        for det in d where det.type == .humanFace {
+            guard let truth = subject(of: det, at: f) else { continue }
+            let marked = det.speaking == true
+            if truth.speaking {
+                s.speakingFrames += 1
+                if marked { s.speakingFound += 1 }
+            } else {
+                s.silentFrames += 1
+                if marked { s.silentMarked += 1 }
+            }
+        }
+        if let turn = turns.first(where: { t >= $0.start + 0.5 && t < $0.end }),
+           let speaker = scene.subjects(at: t).first(where: { $0.id == turn.speaker }), f < focus.count {
+            s.turnFrames += 1
+            if abs(focus[f] - speaker.disparity) <= 0.1 * speaker.disparity { s.turnFocused += 1 }
+        }
+    }
+    // Racks: base decisions after the first; explained when the subject racked to has a turn
+    // around it (under way, or starting within 1.5 s before to 0.5 s after).
+    let bases = engine.script.decisions.filter { $0.kind == .base }
+    for (k, dec) in bases.enumerated() where k > 0 {
+        guard case .group(let g) = dec.target else { s.racks += 1; s.unexplained += 1; continue }
+        s.racks += 1
+        let f = min(detections.count - 1, max(0, Int((dec.time.seconds * scene.configuration.fps).rounded())))
+        let near = (max(0, f - 6)...min(detections.count - 1, f + 6)).lazy.compactMap { i in
+            detections[i].first { $0.groupID == g && $0.type == .humanFace }.flatMap { subject(of: $0, at: i) }
+        }.first
+        let t = dec.time.seconds
+        let turn = near.flatMap { who in turns.first { $0.speaker == who.id && $0.start - 0.5 <= t && t <= $0.end + 0.5 } }
+        if turn == nil { s.unexplained += 1 }
+        if let turn, turn.end - turn.start < 0.7 { s.shortRacked += 1 }
+    }
+    s.shortTurns = turns.filter { $0.end - $0.start < 0.7 }.count
+    s.minutes = scene.configuration.duration / 60
+    return s
+}
+
+func runTalkBench() throws {
+    let faces = try BlazeFaceDetector(threads: 2)
+    let landmarker = try FaceLandmarker(threads: 2)
+    let seeds = (ProcessInfo.processInfo.environment["TALK_SEEDS"].map { Int($0) ?? 5 } ?? 5)
+    let duration = 40.0
+    print("talk scenes: 1280x720 30 fps, \(Int(duration)) s, seeds 1...\(seeds); detector as graphs/interview.conf runs it (every 2nd frame)")
+    var meshCost: [Double] = []
+    for subjects in [2, 3] {
+        var live = TalkScore(), after = TalkScore()
+        for seed in 1...seeds {
+            var c = SyntheticScene.Configuration(width: 1280, height: 720, seed: UInt64(seed), duration: duration, subjectCount: subjects)
+            c.talk = true
+            let scene = SyntheticScene(c)
+            let d = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost)
+            let l = scoreTalk(scene: scene, detections: d, lookahead: 0), a = scoreTalk(scene: scene, detections: d, lookahead: 1)
+            print(String(format: "  %d people seed %d: speaking found %.1f %%, false %.1f %%; focus on the speaker live %.1f %%, after %.1f %%; racks %d/%d, unexplained %d/%d",
+                         subjects, seed, 100 * Double(l.speakingFound) / Double(max(1, l.speakingFrames)),
+                         100 * Double(l.silentMarked) / Double(max(1, l.silentFrames)),
+                         100 * Double(l.turnFocused) / Double(max(1, l.turnFrames)),
+                         100 * Double(a.turnFocused) / Double(max(1, a.turnFrames)), l.racks, a.racks, l.unexplained, a.unexplained) + " short replies racked to \(l.shortRacked)/\(l.shortTurns)")
+            live.add(l)
+            after.add(a)
+        }
+        report("talk \(subjects) people: speaking frames found", String(format: "%.1f %% (target ≥ 90 %%)", 100 * Double(live.speakingFound) / Double(max(1, live.speakingFrames))))
+        report("talk \(subjects) people: silent frames marked speaking", String(format: "%.1f %% (target ≤ 5 %%)", 100 * Double(live.silentMarked) / Double(max(1, live.silentFrames))))
+        report("talk \(subjects) people: focus on the speaker, live", String(format: "%.1f %% of speaking time from 0.5 s into each turn (target ≥ 90 %%)", 100 * Double(live.turnFocused) / Double(max(1, live.turnFrames))))
+        report("talk \(subjects) people: focus on the speaker, after the take (lookahead 1 s)", String(format: "%.1f %% (target ≥ 95 %%)", 100 * Double(after.turnFocused) / Double(max(1, after.turnFrames))))
+        report("talk \(subjects) people: racks no turn explains", String(format: "live %.2f, after %.2f a minute (target ≤ 1)", Double(live.unexplained) / live.minutes, Double(after.unexplained) / after.minutes))
+        report("talk \(subjects) people: one-word replies (turns under 0.7 s) focus racked to", "live \(live.shortRacked) of \(live.shortTurns), after \(after.shortRacked) of \(after.shortTurns) (aim: none)")
+    }
+    report("talk: faces + meshes per detection round", String(format: "%.1f ms median (the speaking detector itself: a few comparisons a face)", median(meshCost)))
+}

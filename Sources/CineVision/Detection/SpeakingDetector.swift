@@ -1,0 +1,139 @@
+// SpeakingDetector: who is talking, from how each tracked face's mouth opens and closes over
+// the last moments (the face landmark model's inner lips), with an optional voice-activity gate.
+
+/// Decides, per tracked face, whether it is speaking from its mouth's movement.
+///
+/// Feed it each detection round's mouth openings (``FaceMesh/mouthOpening(_:)``: the gap between
+/// the inner lips over the face's height) by track ID. A face's *closed* level is a low
+/// percentile of its openings over the last ``Configuration/baselineSpan`` seconds, so a face that
+/// rests with its lips apart, a beard or a smile is its own zero. An **opening** is a sample at
+/// least ``Configuration/openingThreshold`` above that level. A face is speaking while it opened
+/// within the last ``Configuration/hold`` seconds (which bridges the closures between syllables
+/// and words), has opened at least twice in its current streak, and its opening changed by at
+/// least the threshold within the last ``Configuration/movementSpan`` — a mouth that moves, not
+/// one held open. The score grows with the latest opening's size.
+///
+/// Causal (live): a speaker is reported from the second opening (≈ 0.2 s into speech at 10
+/// detection rounds a second) until ``Configuration/hold`` after the last one. Deterministic;
+/// no allocation beyond a few samples a face.
+public struct SpeakingDetector: Sendable {
+    /// The detector's knobs.
+    public struct Configuration: Sendable, Hashable {
+        /// How far above the face's closed level an opening is, in face heights (the inner lips
+        /// of a closed mouth are about 0.01 apart, a syllable's opening 0.02–0.05).
+        public var openingThreshold = 0.009
+        /// How long a face counts as speaking after its last opening, seconds.
+        public var hold = 0.3
+        /// Over how long the closed level is measured, seconds.
+        public var baselineSpan = 3.0
+        /// Which percentile of the span's openings is the closed level (0…1).
+        public var baselinePercentile = 0.15
+        /// Openings a streak needs before the face counts as speaking.
+        public var minimumOpenings = 2
+        /// Over how long the mouth must have moved (its opening changed by the threshold), seconds.
+        public var movementSpan = 0.6
+        /// Creates the defaults.
+        public init() {}
+    }
+
+    /// A face's state at one instant.
+    public struct Speaking: Sendable, Hashable {
+        /// Whether the face is speaking.
+        public var speaking: Bool
+        /// How sure, 0…1: the size of the last opening against twice the threshold while
+        /// speaking, fading over the hold; 0 when silent.
+        public var score: Double
+        /// When the current streak of openings began (speaking or not yet), seconds.
+        public var since: Double?
+        /// While speaking: from the streak's first opening to its latest, seconds (how long the
+        /// mouth has been seen moving in this turn); 0 when silent.
+        public var evidence: Double
+    }
+
+    private struct Face: Sendable {
+        var samples: [(time: Double, opening: Double)] = []
+        var lastOpening: (time: Double, excess: Double)?
+        var streakStart: Double?
+        var streakOpenings = 0
+        var lastSeen = 0.0
+    }
+
+    /// The knobs in use.
+    public let configuration: Configuration
+    private var faces: [Int: Face] = [:]
+
+    /// Creates a detector.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Records face `id`'s mouth opening at `time` (seconds, increasing per face).
+    public mutating func observe(id: Int, time: Double, opening: Double) {
+        let c = configuration
+        var f = faces[id] ?? Face()
+        f.samples.removeAll { time - $0.time > c.baselineSpan }
+        f.samples.append((time, opening))
+        f.lastSeen = time
+        let closed = Self.percentile(f.samples.map(\.opening), c.baselinePercentile)
+        let excess = opening - closed
+        if excess >= c.openingThreshold {
+            if let last = f.lastOpening, time - last.time <= c.hold, f.streakStart != nil {
+                f.streakOpenings += 1
+            } else {
+                f.streakStart = time
+                f.streakOpenings = 1
+            }
+            f.lastOpening = (time, excess)
+        } else if let last = f.lastOpening, time - last.time > c.hold {
+            f.streakStart = nil
+            f.streakOpenings = 0
+        }
+        faces[id] = f
+    }
+
+    /// Face `id`'s state at `time` (at or after its last observation); `nil` for a face never observed.
+    public func state(of id: Int, at time: Double) -> Speaking? {
+        guard let f = faces[id] else { return nil }
+        let c = configuration
+        var lo = Double.infinity, hi = -Double.infinity
+        for s in f.samples where time - s.time <= c.movementSpan {
+            lo = min(lo, s.opening)
+            hi = max(hi, s.opening)
+        }
+        guard let last = f.lastOpening, time - last.time <= c.hold, f.streakOpenings >= c.minimumOpenings,
+              hi - lo >= c.openingThreshold
+        else {
+            return Speaking(speaking: false, score: 0, since: f.streakStart, evidence: 0)
+        }
+        let fade = 1 - 0.5 * max(0, time - last.time) / c.hold
+        let score = min(1, max(0.5, last.excess / (2 * c.openingThreshold)) * fade)
+        return Speaking(speaking: true, score: max(0.5, score), since: f.streakStart,
+                        evidence: last.time - (f.streakStart ?? last.time))
+    }
+
+    /// Forgets faces not observed since `time`.
+    public mutating func forget(before time: Double) {
+        faces = faces.filter { $0.value.lastSeen >= time }
+    }
+
+    /// The `p` percentile (0…1) of `values` by selection (nearest rank).
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(p * Double(sorted.count - 1) + 0.5))]
+    }
+}
+
+extension FaceMesh {
+    /// How far the mouth of `mesh` is open: the gap between the inner lips (points 13 and 14)
+    /// over the face's height (forehead 10 to chin 152), so the same at any distance. About 0.01
+    /// closed, 0.02–0.05 mid-syllable; 0 for a mesh without the points.
+    public static func mouthOpening(_ mesh: FaceMeshResult) -> Double {
+        let p = mesh.points
+        guard p.count >= pointCount else { return 0 }
+        let height = ((p[10].x - p[152].x) * (p[10].x - p[152].x) + (p[10].y - p[152].y) * (p[10].y - p[152].y)).squareRoot()
+        guard height > 0 else { return 0 }
+        let gap = ((p[13].x - p[14].x) * (p[13].x - p[14].x) + (p[13].y - p[14].y) * (p[13].y - p[14].y)).squareRoot()
+        return gap / height
+    }
+}
