@@ -74,6 +74,11 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
 
 /// Scores speaking detection and the speaker rule's focus on one take.
 func scoreTalk(scene: SyntheticScene, detections: [Detections], lookahead: Double) -> TalkScore {
+    scoreTalkWithFocus(scene: scene, detections: detections, lookahead: lookahead).score
+}
+
+/// ``scoreTalk(scene:detections:lookahead:)`` and the focus disparity of every frame.
+func scoreTalkWithFocus(scene: SyntheticScene, detections: [Detections], lookahead: Double) -> (score: TalkScore, focus: [Double]) {
     var s = TalkScore()
     var c = FocusEngineConfiguration()
     c.follow = .speaker
@@ -127,7 +132,53 @@ func scoreTalk(scene: SyntheticScene, detections: [Detections], lookahead: Doubl
     }
     s.shortTurns = turns.filter { $0.end - $0.start < 0.7 }.count
     s.minutes = scene.configuration.duration / 60
-    return s
+    return (s, focus)
+}
+
+/// A picture of one take over time: per person, who speaks (grey: the truth) and who the
+/// detector marked (colour); below, each person's disparity (thin lines in their colour) and
+/// focus live (black) and after the take (dashed blue). Written as PNG through a PPM.
+func plotTalk(scene: SyntheticScene, detections: [Detections], live: [Double], after: [Double], to path: String) throws {
+    let n = detections.count, people = scene.configuration.subjectCount
+    let width = 1200, rowH = 26, plotH = 220, margin = 10
+    let height = margin * 3 + people * (rowH + 6) + plotH
+    var px = [UInt8](repeating: 255, count: width * height * 3)
+    func put(_ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8)) {
+        guard x >= 0, x < width, y >= 0, y < height else { return }
+        let i = (y * width + x) * 3
+        (px[i], px[i + 1], px[i + 2]) = c
+    }
+    let colours: [(UInt8, UInt8, UInt8)] = [(214, 96, 38), (46, 140, 80), (130, 70, 180), (30, 120, 200)]
+    func x(of f: Int) -> Int { margin + f * (width - 2 * margin) / max(1, n - 1) }
+    for f in 0..<n {
+        let t = scene.time(ofFrame: f)
+        let truth = scene.subjects(at: t)
+        for p in 0..<people {
+            let top = margin + p * (rowH + 6)
+            let speaking = truth.first { $0.id == p }?.speaking ?? false
+            let marked = detections[f].contains { d in
+                d.speaking == true && truth.first { $0.id == p }.map { ObjectTracker.iou($0.face, d.bounds) > 0.3 } == true
+            }
+            for y in top..<(top + rowH / 2) where speaking { put(x(of: f), y, (170, 170, 170)) }
+            for y in (top + rowH / 2)..<(top + rowH) where marked { put(x(of: f), y, colours[p % 4]) }
+        }
+    }
+    let plotTop = margin * 2 + people * (rowH + 6)
+    let disparities = scene.subjects(at: 0).map(\.disparity)
+    let lo = (disparities.min() ?? 0) * 0.8, hi = (disparities.max() ?? 1) * 1.1
+    func y(of d: Double) -> Int { plotTop + plotH - Int((d - lo) / (hi - lo) * Double(plotH)) }
+    for (p, d) in disparities.enumerated() {
+        for f in 0..<n { put(x(of: f), y(of: d), colours[p % 4]) }
+    }
+    for f in 0..<min(n, live.count) {
+        for dy in 0..<2 { put(x(of: f), y(of: live[f]) + dy, (0, 0, 0)) }
+        if f < after.count, (f / 4) % 2 == 0 { for dy in 0..<2 { put(x(of: f), y(of: after[f]) - 3 + dy, (30, 60, 230)) } }
+    }
+    let ppm = path + ".ppm"
+    var data = Data("P6\n\(width) \(height)\n255\n".utf8)
+    data.append(contentsOf: px)
+    try data.write(to: URL(fileURLWithPath: ppm))
+    _ = try shell("ffmpeg -loglevel error -y -i '\(ppm)' '\(path)' && rm '\(ppm)'")
 }
 
 func runTalkBench() throws {
@@ -144,7 +195,11 @@ func runTalkBench() throws {
             c.talk = true
             let scene = SyntheticScene(c)
             let d = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost)
-            let l = scoreTalk(scene: scene, detections: d, lookahead: 0), a = scoreTalk(scene: scene, detections: d, lookahead: 1)
+            let (l, liveFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 0)
+            let (a, afterFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 2)
+            if seed == 1, let plot = ProcessInfo.processInfo.environment["TALK_PLOT"] {
+                try plotTalk(scene: scene, detections: d, live: liveFocus, after: afterFocus, to: "\(plot)-\(subjects).png")
+            }
             print(String(format: "  %d people seed %d: speaking found %.1f %%, false %.1f %%; focus on the speaker live %.1f %%, after %.1f %%; racks %d/%d, unexplained %d/%d",
                          subjects, seed, 100 * Double(l.speakingFound) / Double(max(1, l.speakingFrames)),
                          100 * Double(l.silentMarked) / Double(max(1, l.silentFrames)),
@@ -156,7 +211,7 @@ func runTalkBench() throws {
         report("talk \(subjects) people: speaking frames found", String(format: "%.1f %% (target ≥ 90 %%)", 100 * Double(live.speakingFound) / Double(max(1, live.speakingFrames))))
         report("talk \(subjects) people: silent frames marked speaking", String(format: "%.1f %% (target ≤ 5 %%)", 100 * Double(live.silentMarked) / Double(max(1, live.silentFrames))))
         report("talk \(subjects) people: focus on the speaker, live", String(format: "%.1f %% of speaking time from 0.5 s into each turn (target ≥ 90 %%)", 100 * Double(live.turnFocused) / Double(max(1, live.turnFrames))))
-        report("talk \(subjects) people: focus on the speaker, after the take (lookahead 1 s)", String(format: "%.1f %% (target ≥ 95 %%)", 100 * Double(after.turnFocused) / Double(max(1, after.turnFrames))))
+        report("talk \(subjects) people: focus on the speaker, after the take (lookahead 2 s, as render --follow speaker)", String(format: "%.1f %% (target ≥ 95 %%)", 100 * Double(after.turnFocused) / Double(max(1, after.turnFrames))))
         report("talk \(subjects) people: racks no turn explains", String(format: "live %.2f, after %.2f a minute (target ≤ 1)", Double(live.unexplained) / live.minutes, Double(after.unexplained) / after.minutes))
         report("talk \(subjects) people: one-word replies (turns under 0.7 s) focus racked to", "live \(live.shortRacked) of \(live.shortTurns), after \(after.shortRacked) of \(after.shortTurns) (aim: none)")
     }

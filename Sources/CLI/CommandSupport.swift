@@ -41,6 +41,7 @@ struct PointArgument: ExpressibleByArgument, CustomStringConvertible {
 extension BokehQuality: ExpressibleByArgument {}
 extension BokehNode.Quality: ExpressibleByArgument {}
 extension StabilizerMode: ExpressibleByArgument {}
+extension FocusFollow: ExpressibleByArgument {}
 extension StereoSafety: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 

@@ -24,6 +24,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Simulated aperture as an f-number (1.4 … 16); default: the changes file's, else the recording's, else 2.8.")
     var aperture: Double?
     @Option(help: "Changes file from `cinegraph script` (user focus decisions, aperture).") var changes: String?
+    @Option(help: "Re-decide focus: speaker = whoever is talking (the recorded faces marked speaking), the racks landing just before each new speaker's first word; added to --changes as weak decisions.")
+    var follow: FocusFollow?
     @Option(help: "Focus on this disparity (pixels of the full-resolution view).") var focusDisparity: Double?
     @Option(help: "Focus on the depth at this normalised point of the first frame, e.g. 0.5,0.4.") var focusPoint: String?
     @Option(help: "Bokeh quality: standard is faster than real time at 1080p, high about 0.8× real time.")
@@ -45,8 +47,8 @@ struct RenderCommand: ParsableCommand {
             let r = CinematicScript.fNumberRange
             throw ValidationError("--aperture \(aperture) is outside \(r.lowerBound)...\(r.upperBound)")
         }
-        if changes != nil && (focusDisparity != nil || focusPoint != nil) {
-            throw ValidationError("--changes re-decides focus; it cannot be combined with --focus-disparity or --focus-point")
+        if (changes != nil || follow != nil) && (focusDisparity != nil || focusPoint != nil) {
+            throw ValidationError("--changes and --follow re-decide focus; they cannot be combined with --focus-disparity or --focus-point")
         }
         guard header.disparityWidth != nil else {
             throw ValidationError("\(asset) has no disparity track: record it with the asset node's disparity input connected")
@@ -65,6 +67,11 @@ struct RenderCommand: ParsableCommand {
             }
             focus = d
         }
+        var changes = self.changes
+        if follow == .speaker {
+            changes = try Self.speakerChanges(asset: asset, adding: changes)
+        }
+        defer { if follow == .speaker, let changes { try? FileManager.default.removeItem(atPath: changes) } }
         let run = try Self.render(asset: asset, header: header, first: first, to: output, aperture: aperture,
                                   changes: changes, focusDisparity: focus, quality: quality, preset: preset,
                                   logger: logger, quiet: quiet)
@@ -73,6 +80,27 @@ struct RenderCommand: ParsableCommand {
         printError(String(format: "rendered %d frames in %.1f s (%.2f× real time at %g fps) → %@", frames, run.seconds,
                           Double(frames) / header.fps / max(run.seconds, 1e-6), header.fps, output))
         if run.aborted { throw ExitCode(130) }
+    }
+
+    /// A temporary changes file: `userChanges` (if any) plus the speaker rule's decisions over
+    /// the recorded take (``SpeakerDecisions``). Says so when nobody in the take was marked speaking.
+    static func speakerChanges(asset: String, adding userChanges: String?) throws -> String {
+        let records: [AssetFrameRecord]
+        do { records = try AssetTrackReader.readMetadata(path: asset).1 } catch { throw ToolError("\(error)") }
+        guard records.contains(where: { $0.detections.contains { $0.speaking != nil } }) else {
+            throw ToolError("\(asset): no face in the take was read for speaking (record it with the detector's landmark model, as graphs/interview.conf does)")
+        }
+        var edits = ScriptChanges()
+        if let userChanges {
+            do { edits = try ScriptChanges.load(contentsOf: userChanges) } catch { throw ToolError("\(error)") }
+        }
+        let frames = records.map { (time: Timestamp(nanoseconds: $0.time), detections: $0.detections) }
+        for d in SpeakerDecisions.decisions(frames: frames) {
+            do { try edits.add(d) } catch { throw ToolError("\(error)") }
+        }
+        let path = NSTemporaryDirectory() + "cinegraph-speakers-\(getpid()).json"
+        do { try edits.write(to: path) } catch { throw ToolError("\(error)") }
+        return path
     }
 
     /// Renders `asset` to `output` through ``RenderGraph``, the audio kept.

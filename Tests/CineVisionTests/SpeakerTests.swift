@@ -152,12 +152,15 @@ func mouthSeries(until: Double, step: Double, talking: [Range<Double>], syllable
     }
 
     @Test func aOneWordReplyDoesNotRackFocus() {
-        let out = run([1: [0.5..<4, 5..<8], 2: [4.2..<4.45]], until: 9)
-        #expect(out.allSatisfy { $0.time.seconds < 1.5 || abs($0.focus.focusDisparity - 40) < 0.5 })
+        // Live: a 0.25 s word; with a lookahead (the longer dwell): a 0.6 s reply.
+        let live = run([1: [0.5..<4, 5..<8], 2: [4.2..<4.45]], until: 9)
+        #expect(live.allSatisfy { $0.time.seconds < 1.5 || abs($0.focus.focusDisparity - 40) < 0.5 })
+        let after = run([1: [0.5..<4, 5..<8], 2: [4.1..<4.7]], until: 9, lookahead: 2)
+        #expect(after.allSatisfy { $0.time.seconds < 1.5 || abs($0.focus.focusDisparity - 40) < 0.5 })
     }
 
     @Test func withLookaheadTheRackLandsBeforeTheNewSpeakersFirstWord() {
-        let out = run([1: [0.5..<3], 2: [4..<7]], until: 9, lookahead: 1)
+        let out = run([1: [0.5..<3], 2: [4..<7]], until: 9, lookahead: 2)
         // Focus is on speaker 2 (disparity 20) when their first word starts, within a frame.
         #expect(abs(out.at(4.0).focus.focusDisparity - 20) < 1)
         // And was still on 1 well before.

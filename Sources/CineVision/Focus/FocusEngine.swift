@@ -265,7 +265,11 @@ public struct FocusEngine: Sendable {
         for (g, s) in speaking { state.speakingSince[g] = min(state.speakingSince[g] ?? s.start, s.start) }
         if let s = state.speaker, !detections.contains(where: { $0.groupID == s }) { state.speaker = nil }
         if let s = state.speaker, speaking[s] != nil { return s }
-        let qualified = speaking.filter { $0.value.evidence >= configuration.speakerDwell - 1e-9 }
+        let c = configuration
+        // With a lookahead: longer, as long as the rack dated back to the first word still fits in it.
+        let room = c.lookahead - c.speakerLead - c.rack.maximumDuration - 0.2
+        let dwell = c.lookahead > 0 ? max(c.speakerDwell, min(c.lookaheadSpeakerDwell, room)) : c.speakerDwell
+        let qualified = speaking.filter { $0.value.evidence >= dwell - 1e-9 }
             .compactMap { g, _ in state.speakingSince[g].map { (group: g, since: $0) } }
             .min { ($0.since, $0.group) < ($1.since, $1.group) }
         if let q = qualified { state.speaker = q.group }

@@ -57,6 +57,11 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     /// their turn (``CineMedia/Detection/speakingFor``) before focus racks to them, seconds: a
     /// cough or a one-word reply does not rack focus.
     public var speakerDwell: Double = 0.3
+    /// With ``follow`` `.speaker` and a lookahead, the dwell used instead (when longer, and as far
+    /// as the lookahead leaves room for the rack dated back before the first word: lookahead −
+    /// lead − the longest rack − 0.2 s), seconds: a longer dwell then costs nothing and lets
+    /// short replies go by.
+    public var lookaheadSpeakerDwell: Double = 0.7
     /// With ``follow`` `.speaker` and a lookahead, how long before the new speaker's first
     /// movement of the mouth the rack lands, seconds (it may not reach further back than the
     /// lookahead allows).

@@ -29,7 +29,7 @@ struct TalkScript: Sendable, Hashable {
     let turns: [Turn]
 
     /// A conversation over `duration` seconds among `speakers` people (none with fewer than
-    /// two). Turns start at 0.5 s; one in five is a short reply (0.3–0.6 s), the others last
+    /// two). Turns start at 0.5 s; one in five is a one-word reply (0.25–0.5 s), the others last
     /// 2–5 s; pauses between turns are 0.2–0.8 s; the next speaker is never the one who just
     /// spoke. The last turn ends at least 0.3 s before `duration`.
     init(speakers: Int, duration: Double, seed: UInt64) {
@@ -43,7 +43,7 @@ struct TalkScript: Sendable, Hashable {
         var speaker = Int(random.unit() * Double(speakers)) % speakers
         while true {
             let short = !out.isEmpty && random.unit() < 0.2
-            let length = short ? random.uniform(0.3, 0.6) : random.uniform(2, 5)
+            let length = short ? random.uniform(0.25, 0.5) : random.uniform(2, 5)
             let end = t + length
             guard end <= duration - 0.3 else { break }
             var syllables: [Syllable] = []
