@@ -30,7 +30,7 @@ struct TalkScore {
 /// landmark model every 3rd frame, the tracker in between, the speaking detector on the mouths),
 /// with each face's disparity taken from the truth: per frame, the detections.
 func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker: FaceLandmarker,
-                    meshCost: inout [Double]) throws -> [Detections] {
+                    meshCost: inout [Double], mouthCost: inout [Double]) throws -> [Detections] {
     let w = scene.configuration.width, h = scene.configuration.height
     var tracker = ObjectTracker()
     var sc = SpeakingDetector.Configuration()
@@ -38,7 +38,7 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
     if let v = env["TALK_HOLD"].flatMap(Double.init) { sc.hold = v }
     if let v = env["TALK_MIN"].flatMap(Int.init) { sc.minimumOpenings = v }
     if let v = env["TALK_THRESHOLD"].flatMap(Double.init) { sc.openingThreshold = v }
-    let every = env["TALK_EVERY"].flatMap(Int.init) ?? 2
+    let every = env["TALK_EVERY"].flatMap(Int.init) ?? 10, mouthEvery = env["TALK_MOUTH"].flatMap(Int.init) ?? 2
     var speakers = SpeakingDetector(configuration: sc)
     var out: [Detections] = []
     let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
@@ -59,6 +59,14 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
             for m in tracker.mouthOpenings() { speakers.observe(id: m.id, time: t, opening: m.opening) }
         } else {
             _ = tracker.predict()
+            if mouthEvery > 0 && f % mouthEvery == 0 {
+                let t0 = now()
+                for d in tracker.report() where d.type == .humanFace && d.facing != .away {
+                    let m = try landmarker.mesh(in: d.bounds, of: left)
+                    if m.presence >= 0.5 { speakers.observe(id: d.id, time: t, opening: FaceMesh.mouthOpening(m)) }
+                }
+                mouthCost.append((now() - t0) * 1000)
+            }
         }
         var d = tracker.report()
         for i in d.indices {
@@ -170,10 +178,15 @@ func plotTalk(scene: SyntheticScene, detections: [Detections], live: [Double], a
     for (p, d) in disparities.enumerated() {
         for f in 0..<n { put(x(of: f), y(of: d), colours[p % 4]) }
     }
-    for f in 0..<min(n, live.count) {
-        for dy in 0..<2 { put(x(of: f), y(of: live[f]) + dy, (0, 0, 0)) }
-        if f < after.count, (f / 4) % 2 == 0 { for dy in 0..<2 { put(x(of: f), y(of: after[f]) - 3 + dy, (30, 60, 230)) } }
+    // Connected traces: each frame's column spans from the last frame's value to this one's.
+    func trace(_ values: [Double], offset: Int, dashed: Bool, _ colour: (UInt8, UInt8, UInt8)) {
+        for f in 0..<min(n, values.count) where !dashed || (f / 4) % 2 == 0 {
+            let a = y(of: values[f]) + offset, b = y(of: values[max(0, f - 1)]) + offset
+            for yy in min(a, b)...(max(a, b) + 1) { put(x(of: f), yy, colour) }
+        }
     }
+    trace(live, offset: 0, dashed: false, (0, 0, 0))
+    trace(after, offset: -4, dashed: true, (30, 60, 230))
     let ppm = path + ".ppm"
     var data = Data("P6\n\(width) \(height)\n255\n".utf8)
     data.append(contentsOf: px)
@@ -186,15 +199,15 @@ func runTalkBench() throws {
     let landmarker = try FaceLandmarker(threads: 2)
     let seeds = (ProcessInfo.processInfo.environment["TALK_SEEDS"].map { Int($0) ?? 5 } ?? 5)
     let duration = 40.0
-    print("talk scenes: 1280x720 30 fps, \(Int(duration)) s, seeds 1...\(seeds); detector as graphs/interview.conf runs it (every 2nd frame)")
-    var meshCost: [Double] = []
+    print("talk scenes: 1280x720 30 fps, \(Int(duration)) s, seeds 1...\(seeds); detector as graphs/interview.conf runs it (faces every 10th frame, mouths every 2nd)")
+    var meshCost: [Double] = [], mouthCost: [Double] = []
     for subjects in [2, 3] {
         var live = TalkScore(), after = TalkScore()
         for seed in 1...seeds {
             var c = SyntheticScene.Configuration(width: 1280, height: 720, seed: UInt64(seed), duration: duration, subjectCount: subjects)
             c.talk = true
             let scene = SyntheticScene(c)
-            let d = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost)
+            let d = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost, mouthCost: &mouthCost)
             let (l, liveFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 0)
             let (a, afterFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 2)
             if seed == 1, let plot = ProcessInfo.processInfo.environment["TALK_PLOT"] {
@@ -215,5 +228,6 @@ func runTalkBench() throws {
         report("talk \(subjects) people: racks no turn explains", String(format: "live %.2f, after %.2f a minute (target ≤ 1)", Double(live.unexplained) / live.minutes, Double(after.unexplained) / after.minutes))
         report("talk \(subjects) people: one-word replies (turns under 0.7 s) focus racked to", "live \(live.shortRacked) of \(live.shortTurns), after \(after.shortRacked) of \(after.shortTurns) (aim: none)")
     }
-    report("talk: faces + meshes per detection round", String(format: "%.1f ms median (the speaking detector itself: a few comparisons a face)", median(meshCost)))
+    report("talk: faces + meshes per detection round", String(format: "%.1f ms median at 1280x720 (BlazeFace on tiles + the landmark model per face)", median(meshCost)))
+    report("talk: mouths read between detections", String(format: "%.1f ms median per reading of all faces (the landmark model alone; the speaking detector itself: a few comparisons a face)", median(mouthCost)))
 }

@@ -61,7 +61,7 @@ function connectVideo() {
   ws.onclose = () => setTimeout(connectVideo, 1000);
 }
 
-// ---- rectangles: solid yellow = strong, dashed yellow = weak, white = none ----
+// ---- rectangles: solid yellow = strong, dashed yellow = weak, white = none; green bar = speaking ----
 function draw(h) {
   const w = canvas.clientWidth, hh = canvas.clientHeight, dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(hh * dpr)) {
@@ -81,6 +81,11 @@ function draw(h) {
     ctx2d.strokeStyle = d.focusMode === "none" ? "#ffffff" : "#ffd60a";
     ctx2d.setLineDash(d.focusMode === "weak" ? [8, 6] : []);
     ctx2d.strokeRect(x, y, bw, bh);
+    // A face the detector sees speaking (its lips moving): a green bar under its box.
+    if (d.speaking) {
+      ctx2d.fillStyle = "#34c759";
+      ctx2d.fillRect(x + bw * 0.25, y + bh + 4, bw * 0.5, 5);
+    }
   }
 }
 

@@ -42,6 +42,15 @@ public final class FaceLandmarker: @unchecked Sendable {
         return FaceMesh.decode(landmarks: model.output(pointsIndex), presence: model.output(presenceIndex)[0], crop: crop)
     }
 
+    /// The mesh of the face in `box` (normalised; a tracked face's box between detections),
+    /// upright, in the frame's pixels. Same cost as ``mesh(of:in:)``.
+    public func mesh(in box: NormalizedRect, of image: Image) throws -> FaceMeshResult {
+        let crop = FaceMesh.Crop(box: box, width: image.width, height: image.height)
+        FaceMesh.prepareInput(image, crop: crop, into: model.input(0))
+        try model.run()
+        return FaceMesh.decode(landmarks: model.output(pointsIndex), presence: model.output(presenceIndex)[0], crop: crop)
+    }
+
     /// The detected faces (at or above `minScore`) that the landmark model confirms — presence at
     /// or above `minPresence` — each with its mesh: what `cinegraph detect` reports and what the
     /// detector node tracks. A box the model does not see a face in is dropped.

@@ -77,6 +77,16 @@ public struct FaceMesh: Sendable {
             }
         }
 
+        /// The crop for a face box known otherwise (a tracked face between detections), upright
+        /// unless `angle` says otherwise, in a `width`×`height` frame.
+        public init(box b: NormalizedRect, angle: Double = 0, width: Int, height: Int) {
+            let w = Double(width), h = Double(height)
+            centerX = (b.x + b.width / 2) * w
+            centerY = (b.y + b.height / 2) * h
+            side = max(b.width * w, b.height * h) * 1.5
+            self.angle = angle
+        }
+
         /// The frame point of crop pixel coordinates (`u`, `v`), 0…``FaceMesh/inputSize``.
         @inline(__always)
         public func frame(u: Double, v: Double) -> (x: Double, y: Double) {
