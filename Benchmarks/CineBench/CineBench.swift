@@ -53,6 +53,13 @@ struct CineBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // `CineBench tensors DIR PHOTO...`: the models' tensors for Benchmarks/detector/tensors.py.
         if arguments.first == "tensors" { return try runTensorDump(Array(arguments.dropFirst())) }
+        if arguments.first == "talk-take" {
+            do { try runTalkTakeBench() } catch {
+                print("CineBench talk-take: \(error)")
+                exit(1)
+            }
+            return
+        }
         if let name = arguments.first {
             guard let section = benchSections.first(where: { $0.name == name }) else {
                 throw BenchError("no section '\(name)'; sections: \(benchSections.map(\.name).joined(separator: ", ")), tensors")

@@ -231,3 +231,32 @@ func runTalkBench() throws {
     report("talk: faces + meshes per detection round", String(format: "%.1f ms median at 1280x720 (BlazeFace on tiles + the landmark model per face)", median(meshCost)))
     report("talk: mouths read between detections", String(format: "%.1f ms median per reading of all faces (the landmark model alone; the speaking detector itself: a few comparisons a face)", median(mouthCost)))
 }
+
+/// `TALK_ASSET=take.cine.mkv CineBench talk-take`: a take recorded live by graphs/interview.conf
+/// (the synthetic camera's seed 1, 3 people, 1280x720) scored against the scene's truth —
+/// speaking found and false, focus on the speaker from 0.5 s into each turn, frames kept.
+func runTalkTakeBench() throws {
+    guard let path = ProcessInfo.processInfo.environment["TALK_ASSET"] else { throw BenchError("set TALK_ASSET to a take of graphs/interview.conf") }
+    let (_, records) = try AssetTrackReader.readMetadata(path: path)
+    var c = SyntheticScene.Configuration(width: 1280, height: 720, seed: 1, subjectCount: 3)
+    c.talk = true
+    let scene = SyntheticScene(c)
+    var s = TalkScore()
+    for record in records {
+        let t = Double(record.time) / 1e9
+        let truth = scene.subjects(at: t)
+        for face in record.detections where face.type == .humanFace {
+            guard let who = truth.first(where: { ObjectTracker.iou($0.face, face.bounds) > 0.3 }) else { continue }
+            if who.speaking { s.speakingFrames += 1; if face.speaking == true { s.speakingFound += 1 } }
+            else { s.silentFrames += 1; if face.speaking == true { s.silentMarked += 1 } }
+        }
+        if let turn = scene.speakingTurns.first(where: { t.truncatingRemainder(dividingBy: 20) >= $0.start + 0.5 && t.truncatingRemainder(dividingBy: 20) < $0.end }),
+           let speaker = truth.first(where: { $0.id == turn.speaker }), let focus = record.focus {
+            s.turnFrames += 1
+            if abs(focus.focusDisparity - speaker.disparity) <= 0.1 * speaker.disparity { s.turnFocused += 1 }
+        }
+    }
+    report("talk take \(path)", String(format: "%d frames; speaking found %.1f %%, false %.1f %%; focus on the speaker %.1f %% from 0.5 s into each turn",
+                                      records.count, 100 * Double(s.speakingFound) / Double(max(1, s.speakingFrames)),
+                                      100 * Double(s.silentMarked) / Double(max(1, s.silentFrames)), 100 * Double(s.turnFocused) / Double(max(1, s.turnFrames))))
+}

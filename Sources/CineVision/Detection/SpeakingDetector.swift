@@ -9,7 +9,7 @@
 /// rests with its lips apart, a beard or a smile is its own zero. An **opening** is a sample at
 /// least ``Configuration/openingThreshold`` above that level. A face is speaking while it opened
 /// within the last ``Configuration/hold`` seconds (which bridges the closures between syllables
-/// and words), has opened at least twice in its current streak, and its opening changed by at
+/// and words), has opened at least twice in a row, each within the hold of the last, and its opening changed by at
 /// least the threshold within the last ``Configuration/movementSpan`` — a mouth that moves, not
 /// one held open. The score grows with the latest opening's size.
 ///
@@ -23,15 +23,19 @@ public struct SpeakingDetector: Sendable {
         /// of a closed mouth are about 0.01 apart, a syllable's opening 0.02–0.05).
         public var openingThreshold = 0.009
         /// How long a face counts as speaking after its last opening, seconds.
-        public var hold = 0.3
+        public var hold = 0.27
         /// Over how long the closed level is measured, seconds.
         public var baselineSpan = 3.0
         /// Which percentile of the span's openings is the closed level (0…1).
         public var baselinePercentile = 0.15
-        /// Openings a streak needs before the face counts as speaking.
+        /// Openings in a row (each within the hold of the last) before the face counts as speaking.
         public var minimumOpenings = 2
         /// Over how long the mouth must have moved (its opening changed by the threshold), seconds.
         public var movementSpan = 0.6
+        /// The longest gap between openings that still continues a streak (a turn's pauses
+        /// between words), seconds: how long the mouth has moved in a turn (``Speaking/evidence``)
+        /// keeps counting across them.
+        public var streakGap = 0.6
         /// Creates the defaults.
         public init() {}
     }
@@ -55,6 +59,8 @@ public struct SpeakingDetector: Sendable {
         var lastOpening: (time: Double, excess: Double)?
         var streakStart: Double?
         var streakOpenings = 0
+        /// Openings in a row, each within the hold of the one before (what the flag needs).
+        var runOpenings = 0
         var lastSeen = 0.0
     }
 
@@ -77,14 +83,15 @@ public struct SpeakingDetector: Sendable {
         let closed = Self.percentile(f.samples.map(\.opening), c.baselinePercentile)
         let excess = opening - closed
         if excess >= c.openingThreshold {
-            if let last = f.lastOpening, time - last.time <= c.hold, f.streakStart != nil {
+            if let last = f.lastOpening, time - last.time <= c.streakGap, f.streakStart != nil {
                 f.streakOpenings += 1
             } else {
                 f.streakStart = time
                 f.streakOpenings = 1
             }
+            f.runOpenings = f.lastOpening.map { time - $0.time <= c.hold } == true ? f.runOpenings + 1 : 1
             f.lastOpening = (time, excess)
-        } else if let last = f.lastOpening, time - last.time > c.hold {
+        } else if let last = f.lastOpening, time - last.time > c.streakGap {
             f.streakStart = nil
             f.streakOpenings = 0
         }
@@ -100,7 +107,7 @@ public struct SpeakingDetector: Sendable {
             lo = min(lo, s.opening)
             hi = max(hi, s.opening)
         }
-        guard let last = f.lastOpening, time - last.time <= c.hold, f.streakOpenings >= c.minimumOpenings,
+        guard let last = f.lastOpening, time - last.time <= c.hold, f.runOpenings >= c.minimumOpenings,
               hi - lo >= c.openingThreshold
         else {
             return Speaking(speaking: false, score: 0, since: f.streakStart, evidence: 0)

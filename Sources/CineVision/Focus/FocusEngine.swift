@@ -254,23 +254,27 @@ public struct FocusEngine: Sendable {
     private mutating func followSpeaker(_ time: Timestamp, _ detections: Detections) -> Int? {
         // Per group speaking now: how long its mouth has been seen moving (the detector's
         // `speakingFor`; else since the flag rose) and when that began.
-        var speaking: [Int: (evidence: Double, start: Timestamp)] = [:]
+        // An array in detection order, not a dictionary: the engine iterates no dictionary.
+        var speaking: [(group: Int, evidence: Double, start: Timestamp)] = []
         for d in detections where d.speaking == true {
             let start = d.speakingFor.map { time - Timestamp(seconds: $0) } ?? state.speakingSince[d.groupID] ?? time
             let evidence = d.speakingFor ?? (time - start).seconds
-            if let s = speaking[d.groupID], s.evidence >= evidence { continue }
-            speaking[d.groupID] = (evidence, start)
+            if let i = speaking.firstIndex(where: { $0.group == d.groupID }) {
+                if speaking[i].evidence < evidence { speaking[i] = (d.groupID, evidence, start) }
+            } else {
+                speaking.append((d.groupID, evidence, start))
+            }
         }
-        state.speakingSince = state.speakingSince.filter { speaking[$0.key] != nil }
-        for (g, s) in speaking { state.speakingSince[g] = min(state.speakingSince[g] ?? s.start, s.start) }
+        state.speakingSince = state.speakingSince.filter { g in speaking.contains { $0.group == g.key } }
+        for s in speaking { state.speakingSince[s.group] = min(state.speakingSince[s.group] ?? s.start, s.start) }
         if let s = state.speaker, !detections.contains(where: { $0.groupID == s }) { state.speaker = nil }
-        if let s = state.speaker, speaking[s] != nil { return s }
+        if let s = state.speaker, speaking.contains(where: { $0.group == s }) { return s }
         let c = configuration
         // With a lookahead: longer, as long as the rack dated back to the first word still fits in it.
         let room = c.lookahead - c.speakerLead - c.rack.maximumDuration - 0.2
         let dwell = c.lookahead > 0 ? max(c.speakerDwell, min(c.lookaheadSpeakerDwell, room)) : c.speakerDwell
-        let qualified = speaking.filter { $0.value.evidence >= dwell - 1e-9 }
-            .compactMap { g, _ in state.speakingSince[g].map { (group: g, since: $0) } }
+        let qualified = speaking.filter { $0.evidence >= dwell - 1e-9 }
+            .compactMap { s in state.speakingSince[s.group].map { (group: s.group, since: $0) } }
             .min { ($0.since, $0.group) < ($1.since, $1.group) }
         if let q = qualified { state.speaker = q.group }
         return state.speaker
