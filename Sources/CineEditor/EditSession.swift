@@ -206,6 +206,25 @@ public struct EditSession: Sendable {
         try commit(next)
     }
 
+    /// Focus on whoever speaks: the speaker rule run over the take (``SpeakerDecisions``, with
+    /// lookahead), its decisions added as weak decisions of yours, as one edit (one undo takes
+    /// them all back). A decision of yours within half a frame of one of them is replaced.
+    /// Returns how many it added.
+    /// - Throws: `invalid` when no face in the take was read for speaking.
+    public mutating func focusOnSpeakers() throws(EditError) -> Int {
+        guard records.contains(where: { $0.detections.contains { $0.speaking != nil } }) else {
+            throw EditError(.invalid, "no face in this take was read for speaking (record it with the detector's landmark model, as graphs/interview.conf does)")
+        }
+        let decisions = SpeakerDecisions.decisions(frames: records.map { (Timestamp(nanoseconds: $0.time), $0.detections) })
+        var next = changes
+        for d in decisions {
+            next.removeDecisions(near: d.time, tolerance: halfFrame)
+            do { try next.add(d) } catch { throw EditError(.invalid, "\(error)") }
+        }
+        try commit(next)
+        return decisions.count
+    }
+
     /// Removes every decision of yours and the aperture you chose.
     public mutating func clear() throws(EditError) { try commit(ScriptChanges()) }
 

@@ -163,6 +163,13 @@ public final class EditorServer: Sendable {
                 return "decision moved"
             }
         }
+        router.post("/api/speakers") { [self] request, _ in
+            _ = try await edit(EmptyRequest.self, request)
+            return try mutate { s throws(EditError) in
+                let n = try s.focusOnSpeakers()
+                return "focus on whoever speaks: \(n) weak decision(s) added"
+            }
+        }
         router.post("/api/aperture") { [self] request, _ in
             let f = try await edit(FNumberRequest.self, request).fNumber.value
             return try mutate { s throws(EditError) in try s.setAperture(f); return String(format: "aperture f/%.1f", f) }

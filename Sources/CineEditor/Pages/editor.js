@@ -223,6 +223,7 @@ $('aperture').addEventListener('change', () => edit('POST', '/api/aperture', { f
 $('undo').onclick = () => edit('POST', '/api/undo', {});
 $('redo').onclick = () => edit('POST', '/api/redo', {});
 $('save').onclick = () => edit('POST', '/api/save', {});
+$('speakers').onclick = () => edit('POST', '/api/speakers', {});
 $('export').onclick = async () => {
   $('export').disabled = true; toast('exporting depth…');
   try { const r = await api('POST', '/api/export', {}); cg.exported = r; toast(r.message); } catch (e) { /* api() has shown the error */ }
