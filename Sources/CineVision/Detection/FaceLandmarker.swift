@@ -36,16 +36,17 @@ public final class FaceLandmarker: @unchecked Sendable {
     /// The mesh of `face` (found in `image`), in the frame's pixels.
     /// Cost: 37 k bilinear samples + one inference (≈ 5 ms on one thread).
     public func mesh(of face: BlazeFaceDetection, in image: Image) throws -> FaceMeshResult {
-        let crop = FaceMesh.Crop(face: face, width: image.width, height: image.height)
-        FaceMesh.prepareInput(image, crop: crop, into: model.input(0))
-        try model.run()
-        return FaceMesh.decode(landmarks: model.output(pointsIndex), presence: model.output(presenceIndex)[0], crop: crop)
+        try mesh(crop: FaceMesh.Crop(face: face, width: image.width, height: image.height), in: image)
     }
 
     /// The mesh of the face in `box` (normalised; a tracked face's box between detections),
     /// upright, in the frame's pixels. Same cost as ``mesh(of:in:)``.
     public func mesh(in box: NormalizedRect, of image: Image) throws -> FaceMeshResult {
-        let crop = FaceMesh.Crop(box: box, width: image.width, height: image.height)
+        try mesh(crop: FaceMesh.Crop(box: box, width: image.width, height: image.height), in: image)
+    }
+
+    /// The mesh of the face the model sees in `crop` of `image`.
+    private func mesh(crop: FaceMesh.Crop, in image: Image) throws -> FaceMeshResult {
         FaceMesh.prepareInput(image, crop: crop, into: model.input(0))
         try model.run()
         return FaceMesh.decode(landmarks: model.output(pointsIndex), presence: model.output(presenceIndex)[0], crop: crop)

@@ -47,8 +47,6 @@ public struct SpeakingDetector: Sendable {
         /// How sure, 0…1: the size of the last opening against twice the threshold while
         /// speaking, fading over the hold; 0 when silent.
         public var score: Double
-        /// When the current streak of openings began (speaking or not yet), seconds.
-        public var since: Double?
         /// While speaking: from the streak's first opening to its latest, seconds (how long the
         /// mouth has been seen moving in this turn); 0 when silent.
         public var evidence: Double
@@ -110,11 +108,11 @@ public struct SpeakingDetector: Sendable {
         guard let last = f.lastOpening, time - last.time <= c.hold, f.runOpenings >= c.minimumOpenings,
               hi - lo >= c.openingThreshold
         else {
-            return Speaking(speaking: false, score: 0, since: f.streakStart, evidence: 0)
+            return Speaking(speaking: false, score: 0, evidence: 0)
         }
         let fade = 1 - 0.5 * max(0, time - last.time) / c.hold
-        let score = min(1, max(0.5, last.excess / (2 * c.openingThreshold)) * fade)
-        return Speaking(speaking: true, score: max(0.5, score), since: f.streakStart,
+        let score = max(0.5, min(1, last.excess / (2 * c.openingThreshold) * fade))
+        return Speaking(speaking: true, score: score,
                         evidence: last.time - (f.streakStart ?? last.time))
     }
 
