@@ -4,6 +4,8 @@
 # one full core (`hog`), or both at once (`both`), then what reached the asset against what the camera produced.
 #
 #   Benchmarks/live/under-load.sh [browser|hog|both|none] [SECONDS]     (default: browser 60)
+#   GRAPH=graphs/interview.conf KEEP=out/loaded Benchmarks/live/under-load.sh browser 30
+#     (another graph with the same node names; KEEP copies the take and its log there)
 #
 # Prints the run's summary table (priority column, drops lost from the take / shed by previews)
 # and `asset_frames=… camera_frames=… kept_pct=…`; with the browser, two seconds before the end,
@@ -14,10 +16,11 @@ cd "$(dirname "$0")/../.."
 LOAD=${1:-browser}
 SECONDS_=${2:-60}
 BIN=${CINEGRAPH:-.build/release/cinegraph}
+GRAPH=${GRAPH:-graphs/cinematic.conf}
 OUT=$(mktemp -d /tmp/cinegraph-load-XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$OUT"' EXIT
 PORT=8093
-"$BIN" run graphs/cinematic.conf --duration "${SECONDS_}s" --quiet \
+"$BIN" run "$GRAPH" --duration "${SECONDS_}s" --quiet \
   --set viewfinder.port=$PORT --set asset.path="$OUT/take.cine.mkv" --set meta.path="$OUT/take.jsonl" \
   > "$OUT/run.log" 2>&1 &
 RUN=$!
@@ -59,3 +62,4 @@ if sys.argv[4] != "hog": print("browser: cpu_s=%.1f over %.0f s = %.0f %% of one
 PY
 fi
 echo "load=$LOAD asset_frames=$asset camera_frames=$camera kept_pct=$(awk -v a="$asset" -v c="$camera" 'BEGIN { printf "%.2f", 100 * a / c }')"
+if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$OUT/take.cine.mkv" "$OUT/take.jsonl" "$OUT/run.log" "$KEEP/"; fi

@@ -55,7 +55,8 @@ final class StatusLine {
         parts.append("lost from take \(s.takeDrops) | shed by previews \(s.previewDrops)"
             + (s.totalCarried > 0 ? " | analysis carried \(s.totalCarried)" : "")
             + (s.loadLevel > 0 ? " | previews turned down (load level \(s.loadLevel))" : "")
-            + (s.takeAnalysisStride > 1 ? " | take analysis on 1 frame in \(s.takeAnalysisStride)" : ""))
+            + (s.takeAnalysisStride > 1 ? " | take's depth on 1 frame in \(s.takeAnalysisStride)" : "")
+            + (s.takeDetectionStride > 1 ? ", detections on 1 in \(s.takeDetectionStride)" : ""))
         let line = parts.joined(separator: " | ")
         if interactive { printError("\r\u{1B}[K" + line, terminator: "") } else { printError(line) }
     }
@@ -82,7 +83,7 @@ enum SummaryTable {
             + (s.wasStopped ? " (stopped)" : "")
             + (s.peakLoadLevel > 0 ? "; previews turned down under load, up to level \(s.peakLoadLevel)" : "")
             + (s.totalCarried > 0 ? "; the take's analysis carried forward on \(s.totalCarried) node-frames" : "")
-            + (s.peakTakeAnalysisStride > 1 ? " (at worst computed on 1 frame in \(s.peakTakeAnalysisStride))" : "") + "\n"
+            + (s.peakTakeAnalysisStride > 1 ? " (at worst the depth computed on 1 frame in \(s.peakTakeAnalysisStride))" : "") + "\n"
         for r in rows {
             out += "  " + r.enumerated().map { i, c in
                 i < 3 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)

@@ -50,11 +50,13 @@ public struct RunSummary: Sendable {
     public var loadLevel = 0
     /// The highest level reached during the run.
     public var peakLoadLevel = 0
-    /// Under load, the take's analysis is computed on one frame in this many and carried on the
-    /// others (1 = every frame it keeps up with; ``Node/carriesForward``).
+    /// Under load, the take's depth (``CarryOrder/first``) is computed on one frame in this many
+    /// and carried on the others (1 = every frame it keeps up with; ``Node/carriesForward``).
     public var takeAnalysisStride = 1
     /// The largest stride of the run.
     public var peakTakeAnalysisStride = 1
+    /// The same for the take's detections (``CarryOrder/last``), which give way later.
+    public var takeDetectionStride = 1
     /// Instants whose analysis was carried forward, over every node.
     public var totalCarried: Int { nodes.reduce(0) { $0 + $1.carried } }
     /// Packets dropped on live edges, in all.
@@ -161,8 +163,8 @@ public final class GraphRunner: Sendable {
             for r in carriers { r.takeBacklogs = backlogs }
         }
         self.load = options.adaptive
-            ? LoadController(graph: graph, carriers: carriers.map(\.graphNode.name)) { stride in
-                for r in carriers { r.carryStride.store(stride, ordering: .relaxed) }
+            ? LoadController(graph: graph, carriers: carriers.map { ($0.graphNode.name, $0.graphNode.description.carryOrder) }) { order, stride in
+                for r in carriers where r.graphNode.description.carryOrder == order { r.carryStride.store(stride, ordering: .relaxed) }
             }
             : nil
         self.loadTick = options.loadTick
@@ -244,7 +246,8 @@ public final class GraphRunner: Sendable {
                           wasStopped: stopped.load(ordering: .acquiring),
                           loadLevel: load?.currentLevel ?? 0, peakLoadLevel: load?.peakLevel ?? 0,
                           takeAnalysisStride: load.map { $0.stride(atLevel: $0.currentLevel) } ?? 1,
-                          peakTakeAnalysisStride: load.map { $0.stride(atLevel: $0.peakLevel) } ?? 1)
+                          peakTakeAnalysisStride: load.map { $0.stride(atLevel: $0.peakLevel) } ?? 1,
+                          takeDetectionStride: load.map { $0.stride(.last, atLevel: $0.currentLevel) } ?? 1)
     }
 }
 

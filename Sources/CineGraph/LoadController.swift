@@ -5,17 +5,69 @@ import Foundation
 import Synchronization
 
 /// A parameter a node kind can turn down when the machine is short: its values from the full
-/// work to the lightest, as config text (for example bokeh `quality`: standard → draft). Level 0
-/// restores the value the config gave; level L sets `steps[min(L, steps.count − 1)]`.
+/// work to the lightest, as config text (for example bokeh `quality`: standard → draft), or as
+/// factors of the configured whole number (for example the detector's `every`: ×1, ×2, ×3).
+/// Step 0 restores the value the config gave; step S sets `steps[min(S, steps.count − 1)]` (or
+/// the configured value times that factor). A preview's knobs step with the load level; a take
+/// node's knobs step only once the previews are at their lightest (``LoadController``).
 public struct NodeAdaptation: Sendable, Hashable {
     /// The parameter's config name.
     public var parameter: String
-    /// Its values, the full work first.
+    /// Its values, the full work first (empty when the steps are ``factors``).
     public var steps: [String]
+    /// Factors of the configured value, 1 first (empty when the steps are values).
+    public var factors: [Int]
     /// Declares that `parameter` may be stepped through `steps` (full work first).
     public init(_ parameter: String, steps: [String]) {
         self.parameter = parameter
         self.steps = steps
+        self.factors = []
+    }
+    /// Declares that the whole-number `parameter` may be multiplied by `factors` (1 first).
+    public init(_ parameter: String, factors: [Int]) {
+        self.parameter = parameter
+        self.steps = []
+        self.factors = factors
+    }
+    /// How many steps lighter than the configured work it can go.
+    public var lightest: Int { max(steps.count, factors.count) - 1 }
+    /// The value at `step` (0 = `configured`).
+    public func value(atStep step: Int, configured: String) -> String {
+        if step <= 0 { return configured }
+        if !factors.isEmpty {
+            guard let n = Int(configured) else { return configured }
+            return String(n * factors[min(step, factors.count - 1)])
+        }
+        return steps[min(step, steps.count - 1)]
+    }
+}
+
+/// Where a carrying node of the take (``Node/carriesForward``) stands in the order the take's
+/// analysis gives way when the machine is short. The depth is carried first: a map a few frames
+/// old is still right wherever nothing moved, and the focus reads it at the subject's box. Who
+/// is where (and who is speaking) gives way last: the boxes and the mouths are what focus follows.
+public enum CarryOrder: Int, Sendable, Comparable, CaseIterable {
+    /// Carried from the take's first step (disparity, the matte, depth).
+    case first
+    /// Carried only from the take's third step, and at a smaller stride (detections, mouths).
+    case last
+
+    public static func < (a: CarryOrder, b: CarryOrder) -> Bool { a.rawValue < b.rawValue }
+
+    /// The stride (compute one instant in this many) at each of the take's steps, lightest last.
+    public var strides: [Int] {
+        switch self {
+        case .first: [2, 3, 4, 6]
+        case .last: [1, 1, 2, 3]
+        }
+    }
+    /// Instants a node of the take that processes every frame may be behind before this order
+    /// carries at once, whatever the controller's stride (the frames come first).
+    public var takeBehind: Int {
+        switch self {
+        case .first: 8
+        case .last: 16
+        }
     }
 }
 
@@ -81,40 +133,54 @@ public struct LoadPolicy: Sendable, Hashable {
 
 /// Runs a ``LoadPolicy`` against a running graph and posts a `load` event (node `graph`, fields
 /// `level` and `changes`) each time the level moves. The levels are declared steps, lightest last:
-/// first the preview nodes' ``NodeAdaptation`` parameters (set through the control channel),
+/// first the preview nodes' ``NodeAdaptation`` parameters (set through the control channel);
 /// then — once the previews are at their lightest and the take is still short — the take's
-/// analysis (``Node/carriesForward``: disparity, detections, a matte) computed on one frame in 2,
-/// 3, 4, then 6 and carried forward on the others. The frames themselves are never given up.
+/// analysis, in the declared order (``CarryOrder``): at the take's step S the take nodes' own
+/// knobs go to step S (the detector finds faces less often and tracks them in between), the
+/// depth (``CarryOrder/first``) is computed on one frame in 2, 3, 4, then 6 and carried forward
+/// on the others, and the detections (``CarryOrder/last``) only from step 3, on one frame in 2,
+/// then 3. The frames themselves are never given up.
 final class LoadController: Sendable {
-    private let knobs: [(node: String, adaptation: NodeAdaptation, configured: String)]
-    private let carriers: [String]
-    private let setStride: @Sendable (Int) -> Void
+    private typealias Knob = (node: String, adaptation: NodeAdaptation, configured: String, take: Bool)
+    private let knobs: [Knob]
+    private let carriers: [(name: String, order: CarryOrder)]
+    private let setStride: @Sendable (CarryOrder, Int) -> Void
     /// Levels the previews' knobs take (0…previewLevels); the take's steps come after.
     private let previewLevels: Int
-    /// The take's analysis stride at each take step, lightest last.
-    static let takeStrides = [2, 3, 4, 6]
+    /// The take's steps.
+    static let takeSteps = 4
     private let policy: LoadPolicy
     private let level = Atomic<Int>(0)
     private let peak = Atomic<Int>(0)
 
-    /// The preview nodes' knobs of `graph` and the take's carrying nodes `carriers` (their
-    /// stride set through `setStride`); `nil` when it has neither or nothing is live.
-    init?(graph: Graph, carriers: [String] = [], setStride: @escaping @Sendable (Int) -> Void = { _ in }) {
-        let knobs = graph.nodes.filter { $0.priority == .preview && $0.isLive }
+    /// The live preview nodes' and take nodes' knobs of `graph`, and the take's carrying nodes
+    /// `carriers` (their strides set through `setStride`); `nil` when it has none of them.
+    init?(graph: Graph, carriers: [(name: String, order: CarryOrder)] = [],
+          setStride: @escaping @Sendable (CarryOrder, Int) -> Void = { _, _ in }) {
+        let knobs: [Knob] = graph.nodes.filter { $0.isLive && ($0.priority == .preview || $0.priority == .take) }
             .flatMap { n in
-                n.description.adaptations.map { (node: n.name, adaptation: $0, configured: n.parameterTexts[$0.parameter] ?? $0.steps[0]) }
+                n.description.adaptations.map {
+                    (node: n.name, adaptation: $0,
+                     configured: n.parameterTexts[$0.parameter] ?? ($0.steps.first ?? ""), take: n.priority == .take)
+                }
             }
-        guard !knobs.isEmpty || !carriers.isEmpty else { return nil }
+            .filter { !$0.configured.isEmpty }
+        guard knobs.contains(where: { !$0.take }) || !carriers.isEmpty else { return nil }
         self.knobs = knobs
         self.carriers = carriers
         self.setStride = setStride
-        previewLevels = knobs.map { $0.adaptation.steps.count - 1 }.max() ?? 0
-        policy = LoadPolicy(maxLevel: previewLevels + (carriers.isEmpty ? 0 : Self.takeStrides.count))
+        previewLevels = knobs.filter { !$0.take }.map(\.adaptation.lightest).max() ?? 0
+        let takeLevels = carriers.isEmpty && !knobs.contains(where: \.take) ? 0 : Self.takeSteps
+        policy = LoadPolicy(maxLevel: previewLevels + takeLevels)
     }
 
-    /// The take's analysis stride at `level` (1 until the previews are at their lightest).
-    func stride(atLevel level: Int) -> Int {
-        level <= previewLevels ? 1 : Self.takeStrides[min(level - previewLevels, Self.takeStrides.count) - 1]
+    /// The take's step at `level` (0 until the previews are at their lightest).
+    func takeStep(atLevel level: Int) -> Int { max(0, min(level - previewLevels, Self.takeSteps)) }
+
+    /// The stride of the carrying nodes of `order` at `level` (1 = every frame).
+    func stride(_ order: CarryOrder = .first, atLevel level: Int) -> Int {
+        let step = takeStep(atLevel: level)
+        return step == 0 ? 1 : order.strides[step - 1]
     }
 
     /// The level now (0 = full work).
@@ -150,15 +216,18 @@ final class LoadController: Sendable {
         level.store(newLevel, ordering: .relaxed)
         if newLevel > peak.load(ordering: .relaxed) { peak.store(newLevel, ordering: .relaxed) }
         var changes: [String] = []
+        let step = takeStep(atLevel: newLevel)
         for k in knobs {
-            let value = newLevel == 0 ? k.configured : k.adaptation.steps[min(newLevel, k.adaptation.steps.count - 1)]
+            let value = k.adaptation.value(atStep: k.take ? step : newLevel, configured: k.configured)
             changes.append("\(k.node).\(k.adaptation.parameter)=\(value)")
             control.send(.set(parameter: k.adaptation.parameter, value: value), to: k.node) { _ in }
         }
-        if !carriers.isEmpty {
-            let stride = stride(atLevel: newLevel)
-            setStride(stride)
-            changes.append("\(carriers.joined(separator: ",")).every=\(stride)")
+        for order in CarryOrder.allCases {
+            let names = carriers.filter { $0.order == order }.map(\.name)
+            guard !names.isEmpty else { continue }
+            let stride = stride(order, atLevel: newLevel)
+            setStride(order, stride)
+            changes.append("\(names.joined(separator: ",")).computed=1/\(stride)")
         }
         events.publish(GraphEvent(node: "graph", name: "load", timestamp: .zero, fields: [
             "level": String(newLevel), "changes": changes.joined(separator: " "),

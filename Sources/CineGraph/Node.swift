@@ -49,6 +49,9 @@ public protocol Node: SendableMetatype {
     /// node in ``NodeContext/carried`` downstream (sinks record it). `false` by default: a node
     /// whose output *is* the frame (a stabilizer, an encoder) must process every one.
     static var carriesForward: Bool { get }
+    /// Where a carrying node gives way under load, relative to the take's other carrying nodes
+    /// (``CarryOrder``): `.first` (the default: depth) or `.last` (who is where: detections).
+    static var carryOrder: CarryOrder { get }
     /// Opens resources (pipelines, files) before the first packet.
     mutating func start(_ ctx: inout NodeContext) throws
     /// Processes one instant: read inputs, assign outputs.
@@ -68,6 +71,7 @@ extension Node {
     public static var priority: NodePriority? { nil }
     public static var adaptations: [NodeAdaptation] { [] }
     public static var carriesForward: Bool { false }
+    public static var carryOrder: CarryOrder { .first }
     public mutating func start(_ ctx: inout NodeContext) throws {}
     public mutating func finish(_ ctx: inout NodeContext) throws {}
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {

@@ -53,6 +53,8 @@ public struct NodeDescription: Sendable {
     public var adaptations: [NodeAdaptation]
     /// Whether a live take may carry the node's last outputs forward (``Node/carriesForward``).
     public var carriesForward: Bool
+    /// Where it gives way under load among the take's carrying nodes (``Node/carryOrder``).
+    public var carryOrder: CarryOrder
     let make: @Sendable () -> any Node
 
     /// Reads the declaration of `type` from a default instance; `make` creates the instances
@@ -67,6 +69,7 @@ public struct NodeDescription: Sendable {
         priority = N.priority
         adaptations = N.adaptations
         carriesForward = N.carriesForward
+        carryOrder = N.carryOrder
         inputs = slots.inputs.map {
             PortDescription(name: $0.name, typeName: typeName($0.valueType), typeID: ObjectIdentifier($0.valueType),
                             doc: $0.doc, isOptional: $0.optional, formats: $0.formats)

@@ -40,6 +40,23 @@ public enum NodeReference {
     /// What carrying forward means, in a sentence (``Node/carriesForward``).
     static let carryNote = "when the machine cannot keep up, its last outputs are sent again for the frames it skips, and those frames' records say so (`carried`); the frames themselves are never lost to it (see [config.md](config.md#under-load-one-controller-turns-the-previews-down))."
 
+    /// What the load controller may turn down in a kind, and whether it carries forward.
+    static func loadNote(_ d: NodeDescription) -> String {
+        var parts: [String] = []
+        if !d.adaptations.isEmpty {
+            let knobs = d.adaptations.map { a in
+                "`\(a.parameter)` " + (a.factors.isEmpty ? "→ " + a.steps.dropFirst().map { "`\($0)`" }.joined(separator: " → ")
+                                     : a.factors.dropFirst().map { "×\($0)" }.joined(separator: ", "))
+            }
+            parts.append("the load controller turns down \(knobs.joined(separator: "; ")) when the machine is short, and back up when it is not (in a preview at once; in a live take once the previews are at their lightest).")
+        }
+        if d.carriesForward {
+            parts.append("In a live take, " + Self.carryNote
+                + (d.carryOrder == .last ? " It gives way after the depth nodes (the take's third step on)." : ""))
+        }
+        return parts.joined(separator: " ")
+    }
+
     /// What a declared priority means, in a few words.
     static func priorityNote(_ p: NodePriority) -> String {
         p == .take ? "the recording: deep queues, never dropped while the machine keeps up"
@@ -77,7 +94,7 @@ public enum NodeReference {
         if let priority = d.priority {
             s += "**Priority:** `\(priority)` (\(Self.priorityNote(priority))); `priority:` in a config overrides it.\n\n"
         }
-        if d.carriesForward { s += "**Under load** (in a live take): \(Self.carryNote)\n\n" }
+        if d.carriesForward || !d.adaptations.isEmpty { s += "**Under load**: \(Self.loadNote(d))\n\n" }
         return s
     }
 
@@ -106,7 +123,7 @@ public enum NodeReference {
             for c in d.commands { s += "  \(pad(c.name + " " + c.usage, 18))\(c.doc)\n" }
         }
         if let priority = d.priority { s += "\nPriority: \(priority) (\(Self.priorityNote(priority)))\n" }
-        if d.carriesForward { s += "\nUnder load (in a live take): \(Self.carryNote)\n" }
+        if d.carriesForward || !d.adaptations.isEmpty { s += "\nUnder load: \(Self.loadNote(d))\n" }
         return s
     }
 }

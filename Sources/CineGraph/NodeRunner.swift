@@ -97,10 +97,9 @@ final class NodeRunner: @unchecked Sendable {
     /// This node's own backlog, published when it is a live take node that processes every frame.
     var ownBacklog: TakeBacklog?
     /// The backlogs of the take's nodes that process every frame: a carrying node carries while
-    /// any of them is ``takeBehind`` instants or more behind (the frames come first, at once).
+    /// any of them is its order's ``CarryOrder/takeBehind`` instants or more behind (the frames
+    /// come first, at once; the depth gives way before the detections).
     var takeBacklogs: [TakeBacklog] = []
-    /// See ``takeBacklogs``.
-    static let takeBehind = 8
     /// Every this many instants a carrying node computes whatever the load: 1 s at 30 fps, so a
     /// carried map or detection list is never older than that (a person who walked in since is
     /// found). The same instants for every carrying node (they count the same stream), so a
@@ -237,7 +236,7 @@ final class NodeRunner: @unchecked Sendable {
                 let takeWaiting = takeBacklogs.reduce(0) { max($0, $1.waiting.load(ordering: .relaxed)) }
                 if carryBacklog > 0,
                    backlog >= carryBacklog || (stride > 1 && ctx.frameIndex % stride != 0)
-                    || takeWaiting >= Self.takeBehind,
+                    || takeWaiting >= graphNode.description.carryOrder.takeBehind,
                    ctx.frameIndex % Self.longestCarry != 0 || takeWaiting >= Self.takeInDanger,
                    lastOutputs.contains(where: { $0 != nil }) {
                     stats.withLock { $0.carried += 1 }

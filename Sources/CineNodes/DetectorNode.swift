@@ -12,6 +12,11 @@ public struct DetectorNode: Node {
     public static let kind = "detector"
     /// Live takes: a detector behind the camera sends its last detections for the older frames.
     public static let carriesForward = true
+    /// Who is where (and who is speaking) gives way after the depth under load.
+    public static let carryOrder = CarryOrder.last
+    /// In a live take under load, past the previews: detection less often, tracking (and the
+    /// mouths) in between (``LoadController``).
+    public static var adaptations: [NodeAdaptation] { [NodeAdaptation("every", factors: [1, 2, 3])] }
     public static let summary = "Detects and tracks faces, bodies, cat faces and salient objects with stable IDs."
     public static let details = """
         Faces come from MediaPipe's BlazeFace model run by LiteRT (`model: blazeface`, the \

@@ -16,6 +16,13 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
     return (runner.wait(), events)
 }
 
+/// Runs `text` with the load controller ticking every `loadTick` seconds.
+func run(loadTick: Double, _ text: String) throws -> (RunSummary, Events) {
+    var options = RunOptions()
+    options.loadTick = loadTick
+    return try run(text, options: options)
+}
+
 @Suite struct SchedulerTests {
     @Test func diamondJoinsPacketsOfOneInstant() throws {
         let (summary, events) = try run("""
@@ -150,15 +157,13 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
     @Test func theLoadControllerTurnsAPreviewDownAndTheTakeKeepsEverything() throws {
         // A preview that cannot keep up (50 ms a packet at 100 packets a second) sheds most of
         // its packets: the controller lightens it (cost 0.002) and says so; the take is whole.
-        var options = RunOptions()
-        options.loadTick = 0.1
-        let (summary, events) = try run("""
+        let (summary, events) = try run(loadTick: 0.1, """
             nodes:
               src: { kind: tick, count: 200, live: true, pace: 0.01 }
               take: { kind: collect, input: src.value }
               heavy: { kind: heavy, input: src.value }
               view: { kind: collect, input: heavy, priority: preview }
-            """, options: options)
+            """)
         #expect(events.values(from: "take") == Array(0..<200))
         #expect(summary.peakLoadLevel == 1)
         let load = try #require(events.all.first { $0.node == "graph" && $0.name == "load" })
@@ -169,14 +174,46 @@ func run(_ text: String, options: RunOptions = RunOptions(), during: ((GraphRunn
         #expect(events.values(from: "view").count > 100, "shown \(events.values(from: "view").count)")
     }
 
+    @Test func pastThePreviewsTheDepthGivesWayBeforeTheDetections() throws {
+        // A preview too slow even at its lightest keeps the pressure on: the controller goes on
+        // to the take's steps in the declared order. The depth is computed on 1 frame in 2, 3, 4,
+        // 6; the detector detects less often at once (every ×2, ×3) but its frames are carried
+        // only from the third step, and less; the take keeps every frame throughout.
+        let (summary, events) = try run(loadTick: 0.1, """
+            nodes:
+              src: { kind: tick, count: 400, live: true, pace: 0.01 }
+              depth: { kind: analysis, input: src.value, cost: 0.001 }
+              faces: { kind: late-analysis, input: src.value }
+              both: { kind: adder, a: depth, b: faces }
+              take: { kind: collect, input: both }
+              slow: { kind: heavy, input: src.value, floor: 0.04 }
+              view: { kind: collect, input: slow, priority: preview }
+            """)
+        #expect(events.values(from: "take").count == 400, "take drops \(summary.takeDrops)")
+        #expect(summary.peakLoadLevel == 5)  // the preview's one step, then the take's four
+        let loads = events.all.filter { $0.node == "graph" && $0.name == "load" }
+        let first = try #require(loads.first { $0.fields["level"] == "2" })
+        #expect(first.fields["changes"] == "faces.every=4 slow.cost=0.002 depth.computed=1/2 faces.computed=1/1", "\(first)")
+        let last = try #require(loads.first { $0.fields["level"] == "5" })
+        #expect(last.fields["changes"] == "faces.every=6 slow.cost=0.002 depth.computed=1/6 faces.computed=1/3", "\(last)")
+        let everies = Set(events.all.filter { $0.node == "faces" && $0.name == "every" }.compactMap { $0.fields["v"] })
+        #expect(everies.isSuperset(of: ["2", "4", "6"]), "\(everies)")
+        let depth = try #require(summary.nodes.first { $0.name == "depth" })
+        let faces = try #require(summary.nodes.first { $0.name == "faces" })
+        #expect(depth.carried > faces.carried + 40 && faces.carried > 0, "depth carried \(depth.carried), faces \(faces.carried)")
+        // The frames' records say which was carried: the depth for a while before the faces.
+        let carried = events.carried(from: "take")
+        let depthFrom = try #require(carried.firstIndex { $0.split(separator: ",").contains("depth") })
+        let facesFrom = try #require(carried.firstIndex { $0.split(separator: ",").contains("faces") })
+        #expect(facesFrom > depthFrom + 20, "depth carried from instant \(depthFrom), faces from \(facesFrom)")
+    }
+
     @Test func aGraphWithoutPreviewKnobsHasNoController() throws {
-        var options = RunOptions()
-        options.loadTick = 0.05
-        let (summary, events) = try run("""
+        let (summary, events) = try run(loadTick: 0.05, """
             nodes:
               src: { kind: tick, count: 50, live: true, pace: 0.002 }
               out: { kind: collect, input: src.value, delay: 0.01 }
-            """, options: options)
+            """)
         #expect(summary.peakLoadLevel == 0)
         #expect(!events.all.contains { $0.name == "load" })
     }

@@ -176,6 +176,7 @@ func testRegistry() -> NodeRegistry {
     r.register(Relay.self)
     r.register(Heavy.self)
     r.register(Analysis.self)
+    r.register(LateAnalysis.self)
     r.register(TwoCounts.self)
     r.register(Negate.self)
     r.register(Frames.self)
@@ -200,7 +201,8 @@ struct TwoCounts: Node {
     }
 }
 
-/// Passes numbers on after `cost` seconds of work; the load controller may turn `cost` down.
+/// Passes numbers on after `cost` seconds of work (never less than `floor`: a preview the
+/// controller cannot relieve); the load controller may turn `cost` down.
 struct Heavy: Node {
     static let kind = "heavy"
     static let summary = "Works hard."
@@ -208,10 +210,28 @@ struct Heavy: Node {
     @Input("A number") var input: Int
     @Output("The number") var output: Int
     @Parameter(default: 0.05, range: 0...1, "Seconds of work per packet") var cost: Double
+    @Parameter(default: 0, range: 0...1, "Seconds of work per packet whatever `cost` says") var floor: Double
     mutating func process(_ ctx: inout NodeContext) throws {
-        Thread.sleep(forTimeInterval: cost)
+        Thread.sleep(forTimeInterval: max(cost, floor))
         output = input
         ctx.post("cost", ["v": String(cost)])
+    }
+}
+
+/// A cheap analysis that gives way last (``CarryOrder/last``), like a detector: sends its
+/// input ×100 and posts its `every`, a knob the load controller multiplies in a live take.
+struct LateAnalysis: Node {
+    static let kind = "late-analysis"
+    static let summary = "Finds who is where."
+    static let carriesForward = true
+    static let carryOrder = CarryOrder.last
+    static var adaptations: [NodeAdaptation] { [NodeAdaptation("every", factors: [1, 2, 3])] }
+    @Input("A number") var input: Int
+    @Output("The number × 100") var output: Int
+    @Parameter(default: 2, range: 1...100, "A detection every N frames") var every: Int
+    mutating func process(_ ctx: inout NodeContext) throws {
+        output = input * 100
+        ctx.post("every", ["v": String(every)])
     }
 }
 
