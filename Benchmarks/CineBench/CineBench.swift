@@ -43,7 +43,7 @@ let benchSections: [(name: String, run: @Sendable () throws -> Void)] = [
     ("detector", runDetectorBench), ("tools", runToolsBench), ("stabilizer", runStabilizerBench),
     ("focus", runFocusBench), ("render", runRenderBench), ("live", runLiveBench), ("viewfinder", runViewfinderBench),
     ("latency", runLatencyBench), ("mono", runMonoBench), ("srt", runSRTBench), ("edit", runEditBench), ("depth", runDepthBench), ("calibrate", runCalibrateBench),
-    ("take", runTakeBench), ("track", runTrackBench), ("talk", runTalkBench),
+    ("take", runTakeBench), ("track", runTrackBench), ("talk", runTalkBench), ("repair", runRepairBench),
 ]
 
 @main

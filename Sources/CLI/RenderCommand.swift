@@ -31,17 +31,32 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Bokeh quality: standard is faster than real time at 1080p, high about 0.8× real time.")
     var quality: BokehNode.Quality = .standard
     @Option(help: "x264 speed preset.") var preset: String = "veryfast"
+    @Flag(help: "Repair a take a weak machine recorded first: the disparity maps it carried forward live re-made from the computed ones on either side, the faces found again on every frame, focus decided again; the repaired take is kept beside it as TAKE.repaired.cine.mkv (docs/asset.md#repairing-a-take).")
+    var repair = false
     @Flag(help: "No status line.") var quiet = false
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
         let logger = try logging.bootstrap()
-        let header: AssetHeader, first: AssetFrameRecord
+        var asset = self.asset
+        var audioFrom: String?
+        var header: AssetHeader, first: AssetFrameRecord
         do {
             let metadata = try AssetTrackReader.readMetadataStart(path: asset)
             (header, first) = metadata
         } catch {
             throw ToolError("\(error)")
+        }
+        if repair {
+            if changes != nil || follow != nil {
+                throw ValidationError("--repair finds the faces again (with new IDs): render with --repair first, then edit or re-decide the repaired take (\(Self.repairedPath(of: asset)))")
+            }
+            guard header.disparityWidth != nil else {
+                throw ValidationError("\(asset) has no disparity track: nothing to repair")
+            }
+            if header.audioChannels != nil { audioFrom = asset }  // the repaired take has no sound of its own
+            asset = try Self.repairTake(asset, header: header, first: first, logger: logger, quiet: quiet)
+            (header, first) = try AssetTrackReader.readMetadataStart(path: asset)
         }
         if let aperture, !CinematicScript.fNumberRange.contains(aperture) {
             let r = CinematicScript.fNumberRange
@@ -74,12 +89,31 @@ struct RenderCommand: ParsableCommand {
         defer { if follow == .speaker, let changes { try? FileManager.default.removeItem(atPath: changes) } }
         let run = try Self.render(asset: asset, header: header, first: first, to: output, aperture: aperture,
                                   changes: changes, focusDisparity: focus, quality: quality, preset: preset,
-                                  logger: logger, quiet: quiet)
+                                  audioFrom: audioFrom, logger: logger, quiet: quiet)
         printError(SummaryTable.render(run.summary, graph: run.graph))
         let frames = run.frames(of: "movie")
         printError(String(format: "rendered %d frames in %.1f s (%.2f× real time at %g fps) → %@", frames, run.seconds,
                           Double(frames) / header.fps / max(run.seconds, 1e-6), header.fps, output))
         if run.aborted { throw ExitCode(130) }
+    }
+
+    /// Where `--repair` keeps the repaired take: `TAKE.repaired.cine.mkv` beside `TAKE.cine.mkv`.
+    static func repairedPath(of asset: String) -> String {
+        let base = asset.hasSuffix(".cine.mkv") ? String(asset.dropLast(9)) : asset.hasSuffix(".mkv") ? String(asset.dropLast(4)) : asset
+        return base + ".repaired.cine.mkv"
+    }
+
+    /// Runs ``RepairGraph`` on `asset` into ``repairedPath(of:)`` and returns that path.
+    static func repairTake(_ asset: String, header: AssetHeader, first: AssetFrameRecord, logger: Logger,
+                           quiet: Bool) throws -> String {
+        let output = repairedPath(of: asset)
+        let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count
+        let run = try ToolGraph.run(RepairGraph.spec(asset: asset, output: output, header: header, first: first),
+                                    logger: logger, quiet: quiet,
+                                    progress: totalFrames.map { (node: RepairGraph.progressNode, total: $0) })
+        if run.aborted { throw ExitCode(130) }
+        if !quiet { printError("repaired \(run.frames(of: RepairGraph.progressNode)) frames (the carried disparity maps re-made, faces and focus found again) → \(output)") }
+        return output
     }
 
     /// A temporary changes file: `userChanges` (if any) plus the speaker rule's decisions over
@@ -108,13 +142,14 @@ struct RenderCommand: ParsableCommand {
     /// `changes`. Shared by `render` and `demo`.
     static func render(asset: String, header: AssetHeader, first: AssetFrameRecord, to output: String,
                        aperture: Double?, changes: String?, focusDisparity focus: Double?, quality: BokehNode.Quality,
-                       preset: String, logger: Logger, quiet: Bool) throws -> ToolRun {
+                       preset: String, audioFrom: String? = nil, logger: Logger, quiet: Bool) throws -> ToolRun {
         var request = RenderGraph.Request(asset: asset, output: output)
         request.aperture = aperture
         request.changes = changes
         request.focusDisparity = focus
         request.quality = quality
         request.preset = preset
+        request.audioFrom = audioFrom
         let spec = RenderGraph.spec(request, header: header, first: first)
         // The frame count, for the progress bar (the metadata track alone is quick to read).
         let totalFrames = quiet ? nil : (try? AssetTrackReader.readMetadata(path: asset))?.1.count

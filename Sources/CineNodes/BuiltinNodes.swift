@@ -31,6 +31,7 @@ extension NodeRegistry {
         register(AssetSourceNode.self)
         register(DisparityNode.self)
         register(DepthRefineNode.self)
+        register(DepthRepairNode.self)
         register(DetectorNode.self)
         register(BokehNode.self)
         register(StillSinkNode.self)

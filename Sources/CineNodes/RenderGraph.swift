@@ -24,6 +24,9 @@ public enum RenderGraph {
         public var quality = BokehNode.Quality.standard
         /// x264 speed preset.
         public var preset = "veryfast"
+        /// The asset whose sound the movie keeps when it is not `asset` (a repaired take's
+        /// original); `nil` = `asset`'s, when it has a sound track.
+        public var audioFrom: String?
 
         /// A render of `asset` into `output`.
         public init(asset: String, output: String) {
@@ -52,7 +55,9 @@ public enum RenderGraph {
         if let plane = request.focusDisparity { lens["focus-disparity"] = plane }
         g.add("bokeh", kind: "bokeh", inputs: bokeh, lens)
         var movie: [String: any ParameterValue] = ["path": request.output, "fps": header.fps, "preset": request.preset]
-        if header.audioChannels != nil { movie["audio-from"] = request.asset }  // the take's sound kept
+        if let source = request.audioFrom ?? (header.audioChannels != nil ? request.asset : nil) {
+            movie["audio-from"] = source  // the take's sound kept
+        }
         g.add(progressNode, kind: "movie", inputs: ["video": "bokeh.video"], movie)
         return g
     }

@@ -41,4 +41,23 @@ import Testing
         let bad = try cinegraph(["render", "/nonexistent.cine.mkv", "-o", movie])
         #expect(bad.status != 0 && bad.stderr.contains("no such asset"))
     }
+
+    @Test func repairRemakesTheTakeBesideItAndRendersIt() throws {
+        // A take with faces and focus: --repair writes TAKE.repaired.cine.mkv (every frame, the
+        // faces found again, focus decided again) and renders it; --changes cannot ride along.
+        let dir = scratch("render-repair")
+        let asset = try recordSyntheticTake(dir, seconds: 4)
+        let movie = dir + "/repaired.mp4"
+        let r = try cinegraph(["render", asset, "--repair", "-o", movie, "--quality", "draft", "--preset", "ultrafast"], timeout: 300)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("repaired 60 frames") && r.stderr.contains("rendered 60 frames"), "\(r.stderr)")
+        let repaired = dir + "/take.repaired.cine.mkv"
+        let (header, records) = try AssetTrackReader.readMetadata(path: repaired)
+        #expect(records.count == 60 && header.disparityWidth != nil)
+        #expect(records.contains { r in r.detections.contains { $0.type == .humanFace } }, "the faces found again")
+        #expect(records.allSatisfy { $0.focus != nil })
+        #expect(try MediaProbe.inspect(path: movie).frameCount == 60)
+        let refused = try cinegraph(["render", asset, "--repair", "--changes", dir + "/x.json", "-o", movie])
+        #expect(refused.status != 0 && refused.stderr.contains("--repair finds the faces again"), "\(refused.stderr)")
+    }
 }
