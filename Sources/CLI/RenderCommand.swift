@@ -112,6 +112,7 @@ struct RenderCommand: ParsableCommand {
                                     logger: logger, quiet: quiet,
                                     progress: totalFrames.map { (node: RepairGraph.progressNode, total: $0) })
         if run.aborted { throw ExitCode(130) }
+        if !quiet { printError(SummaryTable.render(run.summary, graph: run.graph)) }
         if !quiet { printError("repaired \(run.frames(of: RepairGraph.progressNode)) frames (the carried disparity maps re-made, faces and focus found again) → \(output)") }
         return output
     }
