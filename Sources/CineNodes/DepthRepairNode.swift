@@ -19,7 +19,7 @@ public struct DepthRepairNode: Node {
         motion on the recorded video at the map's resolution, then per map cell whichever map's \
         moved picture matches this frame's best (docs/asset.md#repairing-a-take). Frames after the \
         last computed map keep the map recorded. The video and the detections pass through with \
-        their frames. `cinegraph render --repair` and the editor's repaired renders build it.
+        their frames. `cinegraph render --repair` builds it (`RepairGraph`).
         """
 
     @Input(formats: [.i420, .gray8], "The recorded frames") public var video: Image
