@@ -77,10 +77,10 @@ public struct DepthRepairNode: Node {
 
     /// Whether `b` holds the very samples of `a` (a map sent again, not computed).
     static func sameSamples(_ a: DisparityMap, _ b: DisparityMap) -> Bool {
-        let va = a.values, vb = b.values
+        let va = a.values.plane(0), vb = b.values.plane(0)
         guard va.width == vb.width, va.height == vb.height else { return false }
         for y in 0..<va.height {
-            let ra = va.plane(0).row(y, as: Float.self), rb = vb.plane(0).row(y, as: Float.self)
+            let ra = va.row(y, as: Float.self), rb = vb.row(y, as: Float.self)
             for x in 0..<va.width where ra[x] != rb[x] && !(ra[x].isNaN && rb[x].isNaN) { return false }
         }
         return true

@@ -17,22 +17,14 @@ public struct LumaGrid: Sendable {
     public init(_ image: Image, width: Int, height: Int) {
         self.width = width
         self.height = height
-        var out = [Float](repeating: 0, count: width * height)
         let plane = image.plane(0)
-        let sw = image.width, sh = image.height
-        for y in 0..<height {
-            let y0 = y * sh / height, y1 = max(y0 + 1, (y + 1) * sh / height)
-            for x in 0..<width {
-                let x0 = x * sw / width, x1 = max(x0 + 1, (x + 1) * sw / width)
-                var sum = 0
-                for yy in y0..<y1 {
-                    let r = plane.row(yy, as: UInt8.self)
-                    for xx in x0..<x1 { sum += Int(r[xx]) }
-                }
-                out[y * width + x] = Float(sum) / Float((y1 - y0) * (x1 - x0))
-            }
+        values = [Float](unsafeUninitializedCapacity: width * height) { out, count in
+            let acc = UnsafeMutablePointer<UInt32>.allocate(capacity: plane.width)
+            defer { acc.deallocate() }
+            AreaDownscaler.downscale(plane, rows: 0..<height, width: width, height: height, into: out.baseAddress!,
+                                     stride: width, accumulator: acc)
+            count = width * height
         }
-        values = out
     }
 }
 
@@ -144,23 +136,24 @@ public struct DisparityInterpolator: Sendable {
                         let x0 = bx * block, y0 = by * block
                         let x1 = min(w, x0 + block), y1 = min(h, y0 + block)
                         let p = predicted[by * bw + bx]
-                        var candidates: [SIMD2<Int32>] = [.zero, p, p &+ p &- older[by * bw + bx]]
-                        // A coarse grid around the prediction catches a fast walk the chain missed.
-                        for gy in stride(from: -coarse, through: coarse, by: 4) {
-                            for gx in stride(from: -coarse, through: coarse, by: 4) where gx != 0 || gy != 0 {
-                                candidates.append(p &+ SIMD2(Int32(gx), Int32(gy)))
-                            }
-                        }
-                        if bx > 0 { candidates.append(out[by * bw + bx - 1]) }
-                        if by > 0 { candidates.append(out[(by - 1) * bw + bx]) }
-                        if bx + 1 < bw { candidates.append(predicted[by * bw + bx + 1]) }
-                        if by + 1 < bh { candidates.append(predicted[(by + 1) * bw + bx]) }
                         var best = SIMD2<Int32>.zero
                         var bestCost = sad(a, b, w: w, h: h, x0: x0, y0: y0, x1: x1, y1: y1, v: .zero) * 0.98
-                        for c in candidates.dropFirst() {
+                        func consider(_ c: SIMD2<Int32>) {
                             let cost = sad(a, b, w: w, h: h, x0: x0, y0: y0, x1: x1, y1: y1, v: c)
                             if cost < bestCost { best = c; bestCost = cost }
                         }
+                        consider(p)
+                        consider(p &+ p &- older[by * bw + bx])
+                        // A coarse grid around the prediction catches a fast walk the chain missed.
+                        for gy in stride(from: -coarse, through: coarse, by: 4) {
+                            for gx in stride(from: -coarse, through: coarse, by: 4) where gx != 0 || gy != 0 {
+                                consider(p &+ SIMD2(Int32(gx), Int32(gy)))
+                            }
+                        }
+                        if bx > 0 { consider(out[by * bw + bx - 1]) }
+                        if by > 0 { consider(out[(by - 1) * bw + bx]) }
+                        if bx + 1 < bw { consider(predicted[by * bw + bx + 1]) }
+                        if by + 1 < bh { consider(predicted[(by + 1) * bw + bx]) }
                         // Refine around the best candidate, twice if it moved.
                         for _ in 0..<2 {
                             let centre = best
