@@ -8,7 +8,7 @@ overlaps most, at IoU >= 0.3; one that matches only a face that does not count (
 is neither a hit nor a false positive, and neither is a found face reported as turned away
 (`facing: away`, a tracked face that looked away) that lies on a person whose face does not count. Prints recall, precision,
 face IDs per true person and crossing (the scene's walks repeat), ID switches, and the share of frames with a visible face whose focus
-disparity is within 10 % of a true subject's.
+disparity is within 10 % of a true subject's. `--json` prints the same as one JSON object.
 """
 import json
 import sys
@@ -38,7 +38,7 @@ def inside(a, b):
     return iw * ih / (a[2] * a[3]) if a[2] * a[3] > 0 else 0.0
 
 
-def main(truth_path, found_path):
+def main(truth_path, found_path, as_json=False):
     truth = [json.loads(line) for line in open(truth_path)]
     found = [json.loads(line) for line in open(found_path)]
     tp = fn = fp = 0
@@ -83,6 +83,12 @@ def main(truth_path, found_path):
             if focus is not None and any(abs(focus - s) <= 0.1 * s for s in subjects):
                 on_subject += 1
     people = len(ids)
+    if as_json:
+        print(json.dumps({"frames": len(truth), "trueFaces": tp + fn, "recall": tp / max(1, tp + fn),
+                          "precision": tp / max(1, tp + fp), "crossings": people,
+                          "faceIDs": sum(len(v) for v in ids.values()), "switches": switches,
+                          "visibleFrames": visible, "focusOnSubject": on_subject / max(1, visible)}))
+        return
     print(f"frames {len(truth)}, true faces {tp + fn}")
     print(f"recall {100 * tp / max(1, tp + fn):.1f} %, precision {100 * tp / max(1, tp + fp):.1f} %")
     print(f"face IDs per person and crossing {sorted(len(v) for v in ids.values())} ({people} crossings), ID switches {switches}")
@@ -90,4 +96,4 @@ def main(truth_path, found_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], "--json" in sys.argv[3:])

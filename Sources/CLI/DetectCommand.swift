@@ -40,7 +40,8 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Smallest BlazeFace confidence kept.") var faceScore = 0.5
     @Option(help: "Face landmark model (a name in .models/ or a path): checks each face is one and gives the head's pose; none to skip.")
     var landmarkModel = FaceLandmarker.defaultFile
-    @Option(help: "Smallest face-presence confidence of the landmark model kept.") var facePresence = 0.5
+    @Option(help: "Smallest face-presence confidence of the landmark model kept (default 0.6 on photos, stricter than the detector node's 0.5 that movies use: nothing later corrects a box on a photo).")
+    var facePresence: Double?
     @Option(help: "Person detector for humanBody (BlazePose's; a name in .models/ or a path).") var poseModel = PoseDetector.defaultFile
     @Option(help: "BlazeFace tiles to the image's short side: auto (the whole image, then squares of half, a quarter… of it, so small faces are found too), or a number (0 = the whole image at once).")
     var faceTiles: FaceTiling = .auto
@@ -48,7 +49,8 @@ struct DetectCommand: ParsableCommand {
     var cascade: [String] = []
     @Option(help: "Scale factor between pyramid levels (> 1).") var scaleFactor = 1.1
     @Option(help: "Neighbours a detection needs (OpenCV minNeighbors).") var minNeighbors = 3
-    @Option(help: "Smallest object side in pixels.") var minSize = 0
+    @Option(help: "Smallest object side in pixels: the cascades' smallest window, and with learned faces at every scale the smallest face looked for (0 = 24 px, or a 40th of a larger photo's short side; smaller costs more squares).")
+    var minSize = 0
     @Option(help: "Threads (1 = single-threaded).") var threads = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Print JSON.") var json = false
     @Flag(help: "With --json, add each face's 468 landmark points (pixels; x, y, z).") var mesh = false
@@ -65,6 +67,7 @@ struct DetectCommand: ParsableCommand {
         guard !images.isEmpty else { return }
         var wanted: [(DetectionType, Facing, String)] = []
         var faces: BlazeFaceDetector?
+        var facePartner: BlazeFaceDetector?
         var landmarker: FaceLandmarker?
         var people: PoseDetector?
         if cascade.isEmpty {
@@ -75,6 +78,8 @@ struct DetectCommand: ParsableCommand {
                 if t == .humanFace && model == .blazeface {
                     do {
                         faces = try BlazeFaceDetector(file: faceModel, threads: 1)
+                        // A second detector on the same model shares the squares on the other core.
+                        if threads > 1 && faceTiles == .auto { facePartner = try BlazeFaceDetector(file: faceModel, threads: 1) }
                         if landmarkModel != "none" { landmarker = try FaceLandmarker(file: landmarkModel, threads: 1) }
                     } catch let e as InferenceError {
                         throw ToolError(e.description)
@@ -126,7 +131,9 @@ struct DetectCommand: ParsableCommand {
                 let detected: [BlazeFaceDetection]
                 do {
                     switch faceTiles {
-                    case .auto: detected = try faces.detectAtEveryScale(color)
+                    case .auto:
+                        let smallest = minSize > 0 ? minSize : max(24, min(color.width, color.height) / 40)
+                        detected = try faces.detectAtEveryScale(color, smallestFace: smallest, partner: facePartner)
                     case .count(let n): detected = try faces.detect(color, tiles: n)
                     }
                 } catch let e as InferenceError {
@@ -135,7 +142,7 @@ struct DetectCommand: ParsableCommand {
                 // The same check the detector node makes: the landmark model confirms each face.
                 let checked: [(face: BlazeFaceDetection, mesh: FaceMeshResult?)]
                 do {
-                    checked = try landmarker?.confirmed(detected, in: color, minScore: faceScore, minPresence: facePresence)
+                    checked = try landmarker?.confirmed(detected, in: color, minScore: faceScore, minPresence: facePresence ?? 0.6)
                         .map { ($0.face, $0.mesh) } ?? detected.filter { $0.score >= faceScore }.map { ($0, nil) }
                 } catch let e as InferenceError {
                     throw ToolError("\(path): \(e.description)")
@@ -199,11 +206,12 @@ struct DetectCommand: ParsableCommand {
     private func movie(_ path: String, logger: Logger) throws {
         var faces: [String: any ParameterValue] = [
             "every": 1, "model": model, "face-model": faceModel, "face-score": faceScore,
-            "landmark-model": landmarkModel, "face-presence": facePresence, "pose-model": poseModel,
+            "landmark-model": landmarkModel, "pose-model": poseModel,
             "scale-factor": scaleFactor, "min-neighbors": minNeighbors, "min-size": minSize, "cascades": cascade,
             "types": types.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
         ]
         if case .count(let n) = faceTiles { faces["face-tiles"] = n }
+        if let facePresence { faces["face-presence"] = facePresence }
         _ = try MovieTool.run(path, name: "detect", progressNode: "lines", logger: logger, quiet: quiet) { g in
             g.add("faces", kind: "detector", inputs: ["image": "source.left"], faces)
             g.add("lines", kind: "metadata", inputs: ["detections": "faces.detections"], ["path": "-"])

@@ -126,13 +126,39 @@ import Testing
         }
         let detector = try BlazeFaceDetector()
         #expect(try detector.detect(frame).isEmpty)
-        let faces = try detector.detectAtEveryScale(frame)
+        let faces = try detector.detectAtEveryScale(frame, smallestFace: 64)
         let landmarker = try FaceLandmarker()
         let kept = try landmarker.confirmed(faces, in: frame, minScore: 0, minPresence: 0.5)
         #expect(kept.count == 1, "\(faces.map { ($0.bounds, $0.score) })")
         guard let f = faces.first else { return }
         let cx = (f.bounds.x + f.bounds.width / 2) * 1600, cy = (f.bounds.y + f.bounds.height / 2) * 1200
         #expect(abs(cx - Double(ox + 178)) < 25 && abs(cy - Double(oy + 88)) < 25, "\(cx), \(cy)")
+    }
+
+    /// The astronaut at ¾ of 200 px (her face about 27 px) in a 1280×720 frame, a wide shot's
+    /// small face: found when the squares go down to 24 px faces, with two detectors sharing
+    /// the squares; not when they stop at 64 px faces.
+    @Test func aWideShotsSmallFaceIsFoundDownToTheSmallestFaceAskedFor() throws {
+        let photo = try CascadeFixtures.image("astronaut200")
+        let frame = Image(width: 1280, height: 720, format: .gray8)
+        frame.plane(0).fill(byte: 128)
+        let ox = 300, oy = 400, side = 150
+        for y in 0..<side {
+            let s = photo.plane(0).row(y * 4 / 3, as: UInt8.self), d = frame.plane(0).row(oy + y, as: UInt8.self)
+            for x in 0..<side { d[ox + x] = s[x * 4 / 3] }
+        }
+        let detector = try BlazeFaceDetector(), partner = try BlazeFaceDetector()
+        let landmarker = try FaceLandmarker()
+        let coarse = try landmarker.confirmed(try detector.detectAtEveryScale(frame, smallestFace: 64), in: frame, minScore: 0.5, minPresence: 0.5)
+        #expect(coarse.isEmpty)
+        let faces = try landmarker.confirmed(try detector.detectAtEveryScale(frame, smallestFace: 24, partner: partner), in: frame,
+                                             minScore: 0.5, minPresence: 0.5)
+        #expect(faces.count == 1, "\(faces.map(\.face.bounds))")
+        guard let f = faces.first?.face else { return }
+        // Her face: 71, 26, 36×36 of 200 px (OpenCV's cascade), so about (ox + 67, oy + 33) here.
+        let cx = (f.bounds.x + f.bounds.width / 2) * 1280, cy = (f.bounds.y + f.bounds.height / 2) * 720
+        #expect(abs(cx - Double(ox + 67)) < 12 && abs(cy - Double(oy + 33)) < 12, "\(cx), \(cy)")
+        #expect(f.bounds.width * 1280 < 40, "\(f.bounds)")
     }
 
     @Test func aModelOfAnotherFamilyIsAClearError() {

@@ -214,6 +214,38 @@ struct TrackerTests {
         #expect(ids == [1])
     }
 
+    /// A 64×36 map: the wall at 10 px, a far head at 30 px over x 0.5…0.58 and a near head at
+    /// 48 px over x `near`…`near`+0.12, in front of it.
+    static func map(near: Double) -> DisparityMap {
+        let values = ImagePool().makeImage(width: 64, height: 36, format: .float32)
+        for y in 0..<36 {
+            let row = values.plane(0).row(y, as: Float.self)
+            for x in 0..<64 {
+                let u = (Double(x) + 0.5) / 64
+                row[x] = u >= near && u < near + 0.12 && y < 16 ? 48 : u >= 0.5 && u < 0.58 && y < 16 ? 30 : 10
+            }
+        }
+        return DisparityMap(values: values, referenceWidth: 640, referenceHeight: 360)
+    }
+
+    @Test func aFaceHiddenBySomeoneNearerPassingInFrontKeepsItsID() {
+        // A far face (30 px) stands at x 0.5; a near face (48 px) walks across in front of it,
+        // detections every third frame as the detector node runs them.
+        var tracker = ObjectTracker()
+        let far = { Self.face(x: 0.5, disparity: 30) }
+        var farIDs = Set<Int>()
+        for k in 0..<30 {
+            let nearX = 0.2 + 0.02 * Double(k)
+            let map = Self.map(near: nearX)
+            let hidden = nearX + 0.12 > 0.5 && nearX < 0.58
+            var obs = [Self.face(x: nearX + 0.02, disparity: 48)]
+            if !hidden { obs.append(far()) }
+            let out = k % 3 == 0 ? tracker.update(obs, disparity: map) : tracker.predict(disparity: map)
+            for d in out where abs(d.bounds.x - 0.5) < 0.02 && !hidden && k % 3 == 0 { farIDs.insert(d.id) }
+        }
+        #expect(farIDs.count == 1, "the far face came back with a new ID: \(farIDs)")
+    }
+
     @Test func aFaceBackAfterAFewMissedRoundsNearWhereItWasKeepsItsID() {
         var tracker = ObjectTracker()
         for _ in 0..<3 { _ = tracker.update([Self.face(x: 0.4, disparity: 40)]) }

@@ -73,12 +73,19 @@ public struct ObjectTracker: Sendable {
         var confidence: Double
         var facing: Facing
         var disparity: Double?
+        /// The disparity when an observation last matched the track: while the track is missed,
+        /// the map inside its predicted box shows whatever hides it, so re-finding it is gated
+        /// by this one.
+        var seenDisparity: Double?
         var groupID: Int
         var hits = 1
         /// The mouth opening of the observation matched this round (faces with a mesh).
         var mouthOpening: Double?
 
         var rect: NormalizedRect { NormalizedRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h) }
+        /// The disparity an observation must agree with: the current one while the track is
+        /// seen, the one it had when last seen while it is missed.
+        var gateDisparity: Double? { misses > 0 ? (seenDisparity ?? disparity) : disparity }
     }
 
     /// The configuration.
@@ -101,9 +108,13 @@ public struct ObjectTracker: Sendable {
             tracks[i].cx += tracks[i].vx
             tracks[i].cy += tracks[i].vy
             tracks[i].framesSinceUpdate += 1
-            if let disparity, tracks[i].type != .salientObject {
-                tracks[i].disparity = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
-                                                           shrink: configuration.disparityShrink) ?? tracks[i].disparity
+            // A missed track keeps its depth: the map in its box is what hides it.
+            // A jump past the gate between detections is someone passing in front: kept too.
+            if let disparity, tracks[i].type != .salientObject, tracks[i].misses == 0,
+               let d = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
+                                                 shrink: configuration.disparityShrink),
+               disparitiesAgree(tracks[i].disparity, d, bounds: tracks[i].rect) {
+                tracks[i].disparity = d
             }
         }
         return report()
@@ -143,7 +154,8 @@ public struct ObjectTracker: Sendable {
         for (j, o) in obs.enumerated() where !obsUsed[j] && o.confidence >= c.highConfidence && o.type != .salientObject {
             let b = o.bounds
             tracks.append(Track(id: nextID, type: o.type, cx: b.x + b.width / 2, cy: b.y + b.height / 2, w: b.width,
-                                h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity, groupID: nextID,
+                                h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity,
+                                seenDisparity: o.disparity, groupID: nextID,
                                 mouthOpening: o.mouthOpening))
             nextID += 1
         }
@@ -179,6 +191,13 @@ public struct ObjectTracker: Sendable {
         tracks.first { $0.id == id }.map { ($0.rect, $0.disparity) }
     }
 
+    /// A fresh ID from the tracker's sequence for an object tracked elsewhere (one no track has
+    /// or will have).
+    public mutating func reserveID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
     /// Stops tracking `id`.
     public mutating func remove(id: Int) { tracks.removeAll { $0.id == id } }
 
@@ -194,7 +213,7 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j]
-                if !disparitiesAgree(t.disparity, o.disparity, bounds: o.bounds) { continue }
+                if !agrees(t, o, map: disparity) { continue }
                 let iou = Self.iou(t.rect, o.bounds)
                 if iou >= minIoU { scores[a][b] = iou }
             }
@@ -205,17 +224,11 @@ public struct ObjectTracker: Sendable {
             obsUsed[p.o] = true
             let o = obs[p.o]
             correct(p.t, o.bounds)
-            tracks[p.t].misses = 0
             tracks[p.t].hits += 1
             tracks[p.t].confidence = o.confidence
             if o.facing != .unknown { tracks[p.t].facing = o.facing }
             tracks[p.t].mouthOpening = o.mouthOpening
-            if let disparity {
-                tracks[p.t].disparity = disparity.robustDisparity(in: tracks[p.t].rect, previous: tracks[p.t].disparity,
-                                                             shrink: configuration.disparityShrink) ?? o.disparity
-            } else if let d = o.disparity {
-                tracks[p.t].disparity = d
-            }
+            refreshDisparity(p.t, observed: o, map: disparity)
         }
     }
 
@@ -235,7 +248,7 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j].bounds
-                if !disparitiesAgree(t.disparity, obs[j].disparity, bounds: o) { continue }
+                if !agrees(t, obs[j], map: disparity) { continue }
                 let size = max(t.w, t.h, 1e-6), ratio = max(o.width, o.height) / size
                 guard ratio > 0.5 && ratio < 2 else { continue }
                 let dx = o.x + o.width / 2 - t.cx, dy = o.y + o.height / 2 - t.cy
@@ -257,18 +270,44 @@ public struct ObjectTracker: Sendable {
             tracks[i].vx = 0
             tracks[i].vy = 0
             tracks[i].framesSinceUpdate = 0
-            tracks[i].misses = 0
             tracks[i].hits += 1
             tracks[i].confidence = o.confidence
             if o.facing != .unknown { tracks[i].facing = o.facing }
             tracks[i].mouthOpening = o.mouthOpening
-            if let disparity {
-                tracks[i].disparity = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
-                                                           shrink: c.disparityShrink) ?? o.disparity
-            } else if let d = o.disparity {
-                tracks[i].disparity = d
-            }
+            refreshDisparity(i, observed: o, map: disparity)
         }
+    }
+
+    /// Track `i`'s disparity once observation `o` matched it: from the map in its corrected box
+    /// (near the disparity it had when last seen, if it was missed), else the observation's.
+    /// When someone nearer covers most of that box, the samples near the track's own depth in
+    /// the observation's box are taken instead. Clears the misses.
+    private mutating func refreshDisparity(_ i: Int, observed o: TrackerObservation, map: DisparityMap?) {
+        let previous = tracks[i].gateDisparity
+        tracks[i].misses = 0
+        if let map {
+            let shrink = configuration.disparityShrink, rect = tracks[i].rect
+            var value = map.robustDisparity(in: rect, previous: previous, shrink: shrink) ?? o.disparity
+            if let previous, let v = value, !disparitiesAgree(previous, v, bounds: rect),
+               let own = map.robustDisparity(in: o.bounds, previous: previous, shrink: shrink),
+               disparitiesAgree(previous, own, bounds: o.bounds) {
+                value = own
+            }
+            tracks[i].disparity = value
+        } else if let d = o.disparity {
+            tracks[i].disparity = d
+        }
+        tracks[i].seenDisparity = tracks[i].disparity
+    }
+
+    /// Whether an observation may be track `t` by depth: its disparity agrees with the track's,
+    /// or, when someone nearer covers most of its box, a quarter of the box's samples do (the
+    /// face showing behind the nearer person's head).
+    private func agrees(_ t: Track, _ o: TrackerObservation, map: DisparityMap?) -> Bool {
+        if disparitiesAgree(t.gateDisparity, o.disparity, bounds: o.bounds) { return true }
+        guard let map, let d = t.gateDisparity else { return false }
+        return disparitiesAgree(d, map.robustDisparity(in: o.bounds, previous: d, shrink: configuration.disparityShrink),
+                                bounds: o.bounds)
     }
 
     /// Whether a track's and an observation's disparities allow a match (unknown ones, and the
