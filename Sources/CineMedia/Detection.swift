@@ -66,6 +66,9 @@ public struct Detection: Sendable, Hashable, Codable {
     /// its current turn (from its first opening to its latest) — what a director waits on
     /// before racking to a new speaker, so that a cough or a one-word reply does not rack focus.
     public var speakingFor: Double?
+    /// Whether this object is being shown to the camera: held up nearer the lens than the face of
+    /// whoever holds it (the detector's `showcase`; `nil` where nothing watched for it).
+    public var shown: Bool?
 
     /// Creates a detection.
     public init(id: Int, groupID: Int? = nil, type: DetectionType, bounds: NormalizedRect,

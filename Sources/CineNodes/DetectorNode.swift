@@ -91,6 +91,9 @@ public struct DetectorNode: Node {
                "Between detections, read the tracked faces' mouths every N frames with the landmark model alone (about 2 ms a face), so who is speaking is known sooner (0 = at detections only)")
     public var mouthEvery: Int
     @Parameter(default: 2, range: 1...64, "Cores the detector may use") public var threads: Int
+    @Parameter(default: false,
+               "Notice something held up to the lens: a region of the disparity map nearer than a face by a fifth, within the person's reach, reported as a salientObject detection with shown: true (a new ID each showing); the focus node racks to it and back when it is lowered. Needs the disparity input (without it nothing is found)")
+    public var showcase: Bool
 
     private var detector: CascadeMultiDetector?
     private var faces: BlazeFaceDetector?
@@ -110,6 +113,12 @@ public struct DetectorNode: Node {
     private var round = 0
     /// The detection in progress when it is spread over frames.
     private var pending: CascadeMultiDetector.Round?
+    /// Something held up to the lens (with `showcase`).
+    private var showcaseFinder = ShowcaseFinder()
+    /// The faces seen in the last second, by ID: a face hidden by what it holds up still holds it.
+    private var recentFaces: [Int: (face: Detection, seconds: Double)] = [:]
+    /// The showing in progress and the ID it is reported under.
+    private var shownID: (showing: Int, id: Int)?
     /// The latest frame and map, for commands between frames.
     private var last: (Image, DisparityMap?)?
 
@@ -247,6 +256,22 @@ public struct DetectorNode: Node {
             detections[i].speakingScore = s.score
             detections[i].speakingFor = s.speaking ? s.evidence : nil
         }
+        if showcase { reportShown(seconds) }
+    }
+
+    /// Appends the object held up to the lens, if any, to this frame's detections. Uses the map
+    /// even when carried from an earlier frame (a shown object moves slowly).
+    private mutating func reportShown(_ seconds: Double) {
+        for d in detections where d.type == .humanFace { recentFaces[d.id] = (d, seconds) }
+        recentFaces = recentFaces.filter { seconds - $0.value.seconds <= 1 }
+        let faces = recentFaces.values.map(\.face).sorted { $0.id < $1.id }
+        guard let s = showcaseFinder.update(map: disparity, faces: faces) else { return }
+        if shownID?.showing != s.showing { shownID = (s.showing, tracker.reserveID()) }
+        let id = shownID?.id ?? 0
+        var d = Detection(id: id, groupID: id, type: .salientObject, bounds: s.found.bounds, confidence: 1,
+                          disparity: s.found.disparity)
+        d.shown = true
+        detections.append(d)
     }
 
     public mutating func handle(_ command: NodeCommand, _ ctx: inout NodeContext) throws -> String {

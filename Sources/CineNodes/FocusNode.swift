@@ -28,7 +28,9 @@ public struct FocusNode: Node {
         state's sceneStatuses and posted as event `scene` when it changes. With `follow: speaker` \
         the director follows whoever is talking (the detector's `speaking` faces) instead of the \
         most prominent subject; with a lookahead its racks land just before the new speaker's \
-        first word (docs/speaker.md). See docs/focus.md.
+        first word (docs/speaker.md). Something shown to the camera (a detection with `shown`, \
+        the detector's `showcase`) gets focus at once whatever the rule, and focus goes back to \
+        whoever held it when it is lowered (docs/showcase.md). See docs/focus.md.
         """
     public static let commands: [CommandDescription] = [
         CommandDescription(

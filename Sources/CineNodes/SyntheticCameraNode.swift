@@ -38,6 +38,9 @@ public struct SyntheticCameraNode: Node {
     @Parameter(default: 3, range: 0...8, "Number of subjects that walk through") public var subjects: Int
     @Parameter(default: false, "Props to track: a ball rolled along the sideboard and a cup the first subject carries") public var props: Bool
     @Parameter(default: false,
+               "A showcase: the first subject holds a cup and raises it toward the lens at seeded times to show it (implies props; the truth detections include the cup, type salientObject, ID 101)")
+    public var showcase: Bool
+    @Parameter(default: false,
                "A talk scene: the subjects stand side by side facing the camera and take turns speaking by a seeded script (mouths move with the syllables; the truth detections say who is speaking)")
     public var talk: Bool
     @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "When the light drops (0 = never)") public var lightDropAt: Duration
@@ -66,6 +69,7 @@ public struct SyntheticCameraNode: Node {
         c.subjectCount = subjects
         c.props = props
         c.talk = talk
+        c.showcase = showcase
         if lightDropAt.seconds > 0 {
             c.lightDrop = SyntheticScene.LightDrop(start: lightDropAt.seconds, duration: lightDropFor.seconds,
                                                    level: lightDropLevel)
@@ -112,7 +116,15 @@ public struct SyntheticCameraNode: Node {
         if let truth {
             disparity = DisparityMap(values: truth, referenceWidth: size.width, referenceHeight: size.height)
         }
-        if ctx.isConnected($detections) { detections = Self.detections(scene.subjects(at: t.seconds), talk: talk) }
+        if ctx.isConnected($detections) {
+            detections = Self.detections(scene.subjects(at: t.seconds), talk: talk)
+            if showcase {
+                for p in scene.props(at: t.seconds) where p.kind == .cup && p.visibleFraction > 0 {
+                    detections.append(Detection(id: p.id, groupID: p.id, type: .salientObject, bounds: p.bounds,
+                                                confidence: p.visibleFraction, disparity: p.disparity))
+                }
+            }
+        }
         index += 1
     }
 }

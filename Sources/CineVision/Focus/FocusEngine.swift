@@ -207,6 +207,30 @@ public struct FocusEngine: Sendable {
                 best = (cand.group, score)
             }
         }
+        // Something held up to the lens (the detector's showcase, already debounced) gets focus
+        // at once, whatever the rule; when it is lowered, focus goes back to whoever held it.
+        if let shown = detections.first(where: { $0.shown == true }) {
+            guard shown.groupID != state.baseGroup else { return }
+            if !state.showing { state.showcaseHolder = state.baseGroup }
+            state.showing = true
+            state.lookedAway = nil
+            state.baseGroup = shown.groupID
+            state.baseSince = time
+            decideBase(.group(shown.groupID), at: time)
+            return
+        }
+        if state.showing {
+            state.showing = false
+            let holder = state.showcaseHolder
+            state.showcaseHolder = nil
+            state.baseGroup = nil
+            state.baseSince = time
+            if let holder, candidates.contains(where: { $0.group == holder }) {
+                state.baseGroup = holder
+                decideBase(.group(holder), at: time)
+                return
+            }
+        }
         if c.follow == .speaker, let g = followSpeaker(time, detections) {
             guard g != state.baseGroup else { return }
             // With a lookahead the rack lands just before the speaker's first word.

@@ -75,4 +75,8 @@ public struct FocusEngineState: Sendable, Hashable {
     var speakingSince: [Int: Timestamp] = [:]
     /// With the speaker rule: the group that spoke last (focus stays on it through silence).
     public internal(set) var speaker: Int?
+    /// Whether focus is on something shown to the camera (a detection with `shown`).
+    var showing = false
+    /// While ``showing``: the group that held focus before, to go back to when it is lowered.
+    var showcaseHolder: Int?
 }

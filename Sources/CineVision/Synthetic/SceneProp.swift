@@ -73,7 +73,9 @@ struct ScenePropPlacement {
 /// The props' motion: the ball rests at the left end of the stretch of sideboard the columns
 /// leave in view, rolls to its right end (15–33 % of the scene), rests, and rolls back
 /// (55–73 %), passing behind the people walking in front; the cup is in the first subject's hand, 30 cm to the right of their centre line, at
-/// chest height and 25 cm nearer the camera, bobbing with their step.
+/// chest height and 25 cm nearer the camera, bobbing with their step. Raised (`raise` 1: a
+/// showcase scene's showing, ``ShowcaseScript``), it is held 70 cm nearer the camera than the
+/// carrier, on the camera's line of sight to the lower half of their face.
 struct SceneProps {
     /// The ball's radius, metres.
     static let ballRadius = 0.09
@@ -83,7 +85,7 @@ struct SceneProps {
     /// Calls `body` with each prop placed at scene time `t`, far first. Allocates nothing.
     static func forEach(
         at t: Double, duration: Double, camera: StereoCameraModel, set: SceneSet, carrier: SubjectScript?,
-        _ body: (ScenePropPlacement) -> Void
+        raise: Double = 0, _ body: (ScenePropPlacement) -> Void
     ) {
         let board = set.sideboard
         let r = ballRadius
@@ -105,8 +107,15 @@ struct SceneProps {
             depth: ballDepth, disparity: camera.disparity(atDepth: ballDepth))
         var cup: ScenePropPlacement?
         if let pose = carrier?.pose(at: t, camera: camera) {
-            let depth = pose.depth - 0.25, cx = pose.x + 0.3
-            let bottom = pose.headHeight - 0.45
+            // At rest: 30 cm right, chest height, 25 cm nearer. Raised: 70 cm nearer, on the
+            // camera's line of sight to the lower half of the face (so it passes in front of it).
+            let raisedDepth = pose.depth - 0.7, k = raisedDepth / pose.depth
+            let raisedX = (pose.x + 0.03) * k
+            let raisedY = camera.cameraHeight + (pose.headHeight - 0.06 - camera.cameraHeight) * k
+            let restY = pose.headHeight - 0.45 + cupSize.height / 2
+            let depth = pose.depth - 0.25 + (raisedDepth - (pose.depth - 0.25)) * raise
+            let cx = pose.x + 0.3 + (raisedX - pose.x - 0.3) * raise
+            let bottom = restY + (raisedY - restY) * raise - cupSize.height / 2
             cup = ScenePropPlacement(
                 kind: .cup,
                 bounds: camera.rect(

@@ -49,6 +49,8 @@ public struct SyntheticScene: Sendable {
     let scripts: [SubjectScript]
     /// Who speaks when (talk scenes only).
     let talk: TalkScript?
+    /// When the cup is raised to be shown (showcase scenes only).
+    public let showcase: ShowcaseScript?
     let noiseTable: SensorNoiseTable
     let library: SceneTextureLibrary
     /// The set painted once (made on the first frame); `nil` paints the set every frame.
@@ -82,6 +84,7 @@ public struct SyntheticScene: Sendable {
                 clothingCount: library.clothing.count)
             talk = nil
         }
+        showcase = configuration.showcase ? ShowcaseScript(duration: configuration.duration, seed: configuration.seed) : nil
         noiseTable = SensorNoiseTable(
             standardDeviation: configuration.noise * 255, width: configuration.width,
             seed: configuration.seed)
@@ -289,8 +292,9 @@ public struct SyntheticScene: Sendable {
 
     /// The props at scene time `t`, far first (none unless the configuration has props).
     private func forEachProp(at t: Double, _ body: (ScenePropPlacement) -> Void) {
-        guard configuration.props else { return }
-        SceneProps.forEach(at: t, duration: configuration.duration, camera: camera, set: set, carrier: scripts.first) { p in
+        guard configuration.props || configuration.showcase else { return }
+        SceneProps.forEach(at: t, duration: configuration.duration, camera: camera, set: set, carrier: scripts.first,
+                           raise: showcase?.raise(at: t) ?? 0) { p in
             body(p)
         }
     }

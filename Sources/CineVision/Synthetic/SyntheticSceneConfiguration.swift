@@ -56,6 +56,10 @@ extension SyntheticScene {
         /// close with the syllables, and the truth marks who is speaking
         /// (``SyntheticSubject/speaking``, ``SyntheticScene/speakingTurns``). Off by default.
         public var talk: Bool
+        /// A showcase: the first subject holds the cup (as with ``props``) and raises it toward
+        /// the lens at seeded times to show it, then lowers it again (``ShowcaseScript``,
+        /// ``SyntheticScene/showcase``). Implies the props. Off by default.
+        public var showcase = false
 
         /// Creates a configuration; the defaults are a 1280 × 720, 30 fps, 20 s scene with a
         /// 6.5 cm baseline, a 60° field of view, mild noise (1 % of full scale) and three subjects.
