@@ -19,7 +19,7 @@ RELEASE_FLAGS = $(BUILD_FLAGS) --static-swift-stdlib
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)
 RELEASE_BIN = $(BIN)
 
-.PHONY: setup release demo build check test validate examples plugin bench score crowds docs sample soak clean install uninstall deb test-install
+.PHONY: setup release demo build check test validate examples plugin bench score crowds showcase docs sample soak clean install uninstall deb test-install
 
 setup:
 	@bash scripts/setup.sh
@@ -75,6 +75,10 @@ bench: setup
 ## The director (detections, tracking, focus) scored against the synthetic camera's ground truth.
 score: release
 	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-director.sh
+
+## Showing something: the showcase rule against the truth, five seeds (about 2 min).
+showcase: release
+	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-showcase.sh
 
 ## Crowds: the director on synthetic takes with 4, 5 and 6 subjects, five seeds each (about 8 min).
 crowds: release

@@ -92,7 +92,7 @@ public struct DetectorNode: Node {
     public var mouthEvery: Int
     @Parameter(default: 2, range: 1...64, "Cores the detector may use") public var threads: Int
     @Parameter(default: false,
-               "Notice something held up to the lens: a region of the disparity map nearer than a face by a fifth, within the person's reach, reported as a salientObject detection with shown: true (a new ID each showing); the focus node racks to it and back when it is lowered. Needs the disparity input (without it nothing is found)")
+               "Notice something held up to the lens: a region of the disparity map nearer than a face by 40 % of its disparity, within the person's reach, reported as a salientObject detection with shown: true (a new ID each showing, in the holder's group); the focus node racks to it and back when it is lowered. Needs the disparity input (without it nothing is found)")
     public var showcase: Bool
 
     private var detector: CascadeMultiDetector?
@@ -119,6 +119,8 @@ public struct DetectorNode: Node {
     private var recentFaces: [Int: (face: Detection, seconds: Double)] = [:]
     /// The showing in progress and the ID it is reported under.
     private var shownID: (showing: Int, id: Int)?
+    /// The face ID of whoever holds up what is shown now.
+    private var shownHolder: Int?
     /// The latest frame and map, for commands between frames.
     private var last: (Image, DisparityMap?)?
 
@@ -263,12 +265,17 @@ public struct DetectorNode: Node {
     /// even when carried from an earlier frame (a shown object moves slowly).
     private mutating func reportShown(_ seconds: Double) {
         for d in detections where d.type == .humanFace { recentFaces[d.id] = (d, seconds) }
-        recentFaces = recentFaces.filter { seconds - $0.value.seconds <= 1 }
+        // The holder's face stays while they show something (it may hide their face).
+        recentFaces = recentFaces.filter { seconds - $0.value.seconds <= 1 || $0.key == shownHolder }
         let faces = recentFaces.values.map(\.face).sorted { $0.id < $1.id }
-        guard let s = showcaseFinder.update(map: disparity, faces: faces) else { return }
+        let shown = showcaseFinder.update(map: disparity, faces: faces)
+        shownHolder = shown?.found.holder
+        guard let s = shown else { return }
         if shownID?.showing != s.showing { shownID = (s.showing, tracker.reserveID()) }
         let id = shownID?.id ?? 0
-        var d = Detection(id: id, groupID: id, type: .salientObject, bounds: s.found.bounds, confidence: 1,
+        // In its holder's group: focus goes back to them when it is lowered.
+        let group = recentFaces[s.found.holder]?.face.groupID ?? id
+        var d = Detection(id: id, groupID: group, type: .salientObject, bounds: s.found.bounds, confidence: 1,
                           disparity: s.found.disparity)
         d.shown = true
         detections.append(d)

@@ -208,28 +208,50 @@ public struct FocusEngine: Sendable {
             }
         }
         // Something held up to the lens (the detector's showcase, already debounced) gets focus
-        // at once, whatever the rule; when it is lowered, focus goes back to whoever held it.
+        // at once, whatever the rule; its group is its holder's, who gets focus back when it is
+        // lowered — at the depth their face had, until it is seen again (what they held may have
+        // hidden it), for up to 1.5 s.
         if let shown = detections.first(where: { $0.shown == true }) {
-            guard shown.groupID != state.baseGroup else { return }
-            if !state.showing { state.showcaseHolder = state.baseGroup }
-            state.showing = true
+            guard shown.id != state.showingID else { return }
+            if state.showingID == nil {
+                let face = detections.first { $0.groupID == shown.groupID && $0.id != shown.id && $0.shown != true }
+                state.holderDisparity = face?.disparity
+            }
+            state.showingID = shown.id
+            state.awaitingHolder = nil
             state.lookedAway = nil
             state.baseGroup = shown.groupID
             state.baseSince = time
-            decideBase(.group(shown.groupID), at: time)
+            decideBase(.detection(shown.id), at: time)
             return
         }
-        if state.showing {
-            state.showing = false
-            let holder = state.showcaseHolder
-            state.showcaseHolder = nil
-            state.baseGroup = nil
+        if state.showingID != nil {
+            state.showingID = nil
             state.baseSince = time
-            if let holder, candidates.contains(where: { $0.group == holder }) {
-                state.baseGroup = holder
-                decideBase(.group(holder), at: time)
+            if let holder = state.baseGroup {
+                if candidates.contains(where: { $0.group == holder }) {
+                    decideBase(.group(holder), at: time)
+                    return
+                }
+                if let d = state.holderDisparity {
+                    state.awaitingHolder = .init(group: holder, since: time)
+                    decideBase(.disparity(d), at: time)
+                    return
+                }
+            }
+            state.baseGroup = nil
+        }
+        if let waiting = state.awaitingHolder {
+            if candidates.contains(where: { $0.group == waiting.group }) {
+                state.awaitingHolder = nil
+                state.baseGroup = waiting.group
+                state.baseSince = time
+                decideBase(.group(waiting.group), at: time)
                 return
             }
+            if (time - waiting.since).seconds < 1.5 { return }
+            state.awaitingHolder = nil
+            state.baseGroup = nil
         }
         if c.follow == .speaker, let g = followSpeaker(time, detections) {
             guard g != state.baseGroup else { return }

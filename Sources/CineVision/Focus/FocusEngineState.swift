@@ -75,8 +75,17 @@ public struct FocusEngineState: Sendable, Hashable {
     var speakingSince: [Int: Timestamp] = [:]
     /// With the speaker rule: the group that spoke last (focus stays on it through silence).
     public internal(set) var speaker: Int?
-    /// Whether focus is on something shown to the camera (a detection with `shown`).
-    var showing = false
-    /// While ``showing``: the group that held focus before, to go back to when it is lowered.
-    var showcaseHolder: Int?
+    /// The detection shown to the camera (with `shown`) that has focus, if any.
+    var showingID: Int?
+    /// The disparity of the holder's face when the showing began (their face may be hidden
+    /// behind what they hold when it is lowered).
+    var holderDisparity: Double?
+    /// After a showing, the holder whose face is not yet seen again, and since when.
+    var awaitingHolder: AwaitedHolder?
+
+    /// A holder awaited after a showing.
+    struct AwaitedHolder: Sendable, Hashable {
+        var group: Int
+        var since: Timestamp
+    }
 }

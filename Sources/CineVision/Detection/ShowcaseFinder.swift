@@ -1,0 +1,150 @@
+// ShowcaseFinder: notices something held up to the lens — a region of the disparity map nearer
+// than a face, within the reach of the person whose face it is — and keeps it, debounced, as
+// one shown object with a stable identity.
+import CineMedia
+
+/// Finds an object someone holds up nearer the lens than their own face (a product shown to
+/// the camera), from the disparity map and the tracked faces.
+///
+/// For each face with a disparity d, the finder looks within the person's reach — from
+/// ``reachWidths`` face widths either side of the face and half a face above it down to
+/// ``reachBelow`` face heights below it — for map samples at least ``nearerBy`` nearer
+/// (disparity ≥ d · (1 + ``nearerBy``) + 1 px). The largest 4-connected region of them counts
+/// when it covers at least ``minimumArea`` of the face's area and is not another person (no
+/// other face within its columns at its depth). The nearest holder's object wins.
+///
+/// ``update(map:faces:)`` debounces it: an object is reported from its ``appearFrames``-th
+/// frame in a row and kept until it has been missing ``vanishFrames`` frames, under one
+/// ``Shown/showing`` number per appearance. Cost: at most the reach window of each face in map
+/// samples (a few thousand at 320 × 180).
+public struct ShowcaseFinder: Sendable {
+    /// One object found in one map.
+    public struct Found: Sendable, Hashable {
+        /// Its box, normalised to the map's frame.
+        public var bounds: NormalizedRect
+        /// The median disparity of its region, full-resolution pixels.
+        public var disparity: Double
+        /// The face (its tracked ID) of whoever holds it.
+        public var holder: Int
+    }
+
+    /// What ``update(map:faces:)`` reports: the object being shown, and which showing it is.
+    public struct Shown: Sendable, Hashable {
+        /// The object as found this frame (its last finding while it is briefly missed).
+        public var found: Found
+        /// Counts the showings since the finder started, from 1: a new number each time an object
+        /// appears after none was shown.
+        public var showing: Int
+    }
+
+    /// How much nearer than the face, relatively (0.4: disparity 40 % larger, depth 29 % less —
+    /// an arm held out, not a cup at the chest, 25 cm in front of a face a metre away).
+    public var nearerBy = 0.4
+    /// The reach either side of the face's centre, in face widths.
+    public var reachWidths = 2.5
+    /// The reach below the face's bottom, in face heights.
+    public var reachBelow = 3.0
+    /// The smallest region counted, as a share of the face's area.
+    public var minimumArea = 0.25
+    /// Frames in a row an object must be found before it is reported.
+    public var appearFrames = 2
+    /// Frames an object may be missing before it is no longer reported.
+    public var vanishFrames = 3
+
+    private var streak = 0
+    private var missing = 0
+    private var last: Found?
+    private var reported = false
+    private var showings = 0
+
+    /// Creates a finder with the default reach and thresholds.
+    public init() {}
+
+    /// The object held up in `map` by the owner of one of `faces` (humanFace detections with a
+    /// disparity), if any; stateless.
+    public func find(map: DisparityMap, faces: [Detection]) -> Found? {
+        let values = map.values
+        let w = values.width, h = values.height
+        guard w > 2, h > 2 else { return nil }
+        let plane = values.plane(0)
+        var best: (found: Found, area: Int)?
+        let people = faces.filter { $0.type == .humanFace && ($0.disparity ?? 0) > 0 }
+        for face in people {
+            guard let d = face.disparity else { continue }
+            let b = face.bounds
+            let x0 = max(0, Int(((b.x + b.width / 2 - reachWidths * b.width) * Double(w)).rounded(.down)))
+            let x1 = min(w - 1, Int(((b.x + b.width / 2 + reachWidths * b.width) * Double(w)).rounded(.up)))
+            let y0 = max(0, Int(((b.y - 0.5 * b.height) * Double(h)).rounded(.down)))
+            let y1 = min(h - 1, Int(((b.y + b.height * (1 + reachBelow)) * Double(h)).rounded(.up)))
+            guard x1 > x0, y1 > y0 else { continue }
+            let threshold = Float(d * (1 + nearerBy) + 1)
+            let ww = x1 - x0 + 1, wh = y1 - y0 + 1
+            // 0 = not nearer, 1 = nearer and unvisited, 2 = visited.
+            var mask = [UInt8](repeating: 0, count: ww * wh)
+            for y in 0..<wh {
+                let row = plane.row(y0 + y, as: Float.self)
+                for x in 0..<ww where row[x0 + x].isFinite && row[x0 + x] >= threshold { mask[y * ww + x] = 1 }
+            }
+            let faceArea = b.width * Double(w) * b.height * Double(h)
+            var stack: [Int] = []
+            for start in mask.indices where mask[start] == 1 {
+                var cells: [Int] = []
+                mask[start] = 2
+                stack.append(start)
+                while let c = stack.popLast() {
+                    cells.append(c)
+                    let cx = c % ww, cy = c / ww
+                    if cx > 0, mask[c - 1] == 1 { mask[c - 1] = 2; stack.append(c - 1) }
+                    if cx < ww - 1, mask[c + 1] == 1 { mask[c + 1] = 2; stack.append(c + 1) }
+                    if cy > 0, mask[c - ww] == 1 { mask[c - ww] = 2; stack.append(c - ww) }
+                    if cy < wh - 1, mask[c + ww] == 1 { mask[c + ww] = 2; stack.append(c + ww) }
+                }
+                guard Double(cells.count) >= minimumArea * faceArea, cells.count > (best?.area ?? 0) else { continue }
+                var lx = ww, hx = 0, ly = wh, hy = 0
+                var samples: [Float] = []
+                samples.reserveCapacity(cells.count)
+                for c in cells {
+                    let cx = c % ww, cy = c / ww
+                    lx = min(lx, cx); hx = max(hx, cx); ly = min(ly, cy); hy = max(hy, cy)
+                    samples.append(plane.row(y0 + cy, as: Float.self)[x0 + cx])
+                }
+                samples.sort()
+                let disparity = Double(samples[samples.count / 2])
+                let bounds = NormalizedRect(x: Double(x0 + lx) / Double(w), y: Double(y0 + ly) / Double(h),
+                                            width: Double(hx - lx + 1) / Double(w), height: Double(hy - ly + 1) / Double(h))
+                // Another person nearer (someone passing in front) is not a shown object.
+                let isPerson = people.contains { o in
+                    guard o.id != face.id, let od = o.disparity else { return false }
+                    let ocx = o.bounds.x + o.bounds.width / 2
+                    return ocx >= bounds.x && ocx <= bounds.x + bounds.width && abs(od - disparity) <= 0.15 * disparity
+                }
+                if isPerson { continue }
+                best = (Found(bounds: bounds, disparity: disparity, holder: face.id), cells.count)
+            }
+        }
+        return best?.found
+    }
+
+    /// Finds this frame's object and debounces it; `nil` while nothing is (or is yet) shown.
+    public mutating func update(map: DisparityMap?, faces: [Detection]) -> Shown? {
+        let found = map.flatMap { find(map: $0, faces: faces) }
+        if let found {
+            streak += 1
+            missing = 0
+            last = found
+            if !reported && streak >= appearFrames {
+                reported = true
+                showings += 1
+            }
+        } else {
+            streak = 0
+            missing += 1
+            if missing >= vanishFrames {
+                reported = false
+                last = nil
+            }
+        }
+        guard reported, let last else { return nil }
+        return Shown(found: last, showing: showings)
+    }
+}
