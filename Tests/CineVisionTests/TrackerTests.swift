@@ -246,6 +246,18 @@ struct TrackerTests {
         #expect(farIDs.count == 1, "the far face came back with a new ID: \(farIDs)")
     }
 
+    @Test func aMissedFaceWithSomeoneNearerInItsBoxIsNotReported() {
+        var tracker = ObjectTracker()
+        for _ in 0..<3 { _ = tracker.update([Self.face(x: 0.5, disparity: 30)], disparity: Self.map(near: 0.1)) }
+        // Missed once with nobody in front: reported where it was (the detector blinked).
+        #expect(tracker.update([], disparity: Self.map(near: 0.1)).map(\.id) == [1])
+        // Missed again with a nearer head (48 px) over its box: hidden, not reported, still kept.
+        #expect(tracker.update([], disparity: Self.map(near: 0.48)).isEmpty)
+        #expect(tracker.trackCount == 1)
+        // Out again: the same ID.
+        #expect(tracker.update([Self.face(x: 0.5, disparity: 30)], disparity: Self.map(near: 0.1)).map(\.id) == [1])
+    }
+
     @Test func aFaceBackAfterAFewMissedRoundsNearWhereItWasKeepsItsID() {
         var tracker = ObjectTracker()
         for _ in 0..<3 { _ = tracker.update([Self.face(x: 0.4, disparity: 40)]) }

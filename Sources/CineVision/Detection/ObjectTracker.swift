@@ -79,6 +79,10 @@ public struct ObjectTracker: Sendable {
         var seenDisparity: Double?
         var groupID: Int
         var hits = 1
+        /// Whether the map in the box of this missed track is nearer than the track was when
+        /// last seen: someone stands in front of it, so it is not reported (but kept to be found
+        /// again).
+        var hidden = false
         /// The mouth opening of the observation matched this round (faces with a mesh).
         var mouthOpening: Double?
 
@@ -108,6 +112,7 @@ public struct ObjectTracker: Sendable {
             tracks[i].cx += tracks[i].vx
             tracks[i].cy += tracks[i].vy
             tracks[i].framesSinceUpdate += 1
+            if let disparity { markHidden(i, map: disparity) }
             // A missed track keeps its depth: the map in its box is what hides it.
             // A jump past the gate between detections is someone passing in front: kept too.
             if let disparity, tracks[i].type != .salientObject, tracks[i].misses == 0,
@@ -146,6 +151,7 @@ public struct ObjectTracker: Sendable {
         reidentify(obs, trackUsed: &trackUsed, obsUsed: &obsUsed, disparity: disparity)
         for i in tracks.indices where !trackUsed[i] {
             tracks[i].misses += 1
+            if let disparity { markHidden(i, map: disparity) }
             tracks[i].vx *= c.missedVelocityDecay
             tracks[i].vy *= c.missedVelocityDecay
         }
@@ -300,6 +306,18 @@ public struct ObjectTracker: Sendable {
         tracks[i].seenDisparity = tracks[i].disparity
     }
 
+    /// Marks missed track `i` hidden when the map in its box is nearer than the depth it was
+    /// last seen at by more than the gate (a seen track never is).
+    private mutating func markHidden(_ i: Int, map: DisparityMap) {
+        guard tracks[i].misses > 0, tracks[i].type != .salientObject, let seen = tracks[i].seenDisparity,
+              let d = map.robustDisparity(in: tracks[i].rect, previous: nil, shrink: configuration.disparityShrink)
+        else {
+            tracks[i].hidden = false
+            return
+        }
+        tracks[i].hidden = d > seen && !disparitiesAgree(seen, d, bounds: tracks[i].rect)
+    }
+
     /// Whether an observation may be track `t` by depth: its disparity agrees with the track's,
     /// or, when someone nearer covers most of its box, a quarter of the box's samples do (the
     /// face showing behind the nearer person's head).
@@ -376,6 +394,8 @@ public struct ObjectTracker: Sendable {
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
             let coasting = t.hits >= configuration.coastAfterHits ? configuration.reportedMisses : 0
             guard t.misses <= coasting || away else { return nil }
+            // A missed face or body with someone nearer in its box is hidden: not in view.
+            guard t.misses == 0 || !t.hidden else { return nil }
             let r = t.rect
             let x0 = min(1, max(0, r.x)), y0 = min(1, max(0, r.y))
             let x1 = min(1, max(x0, r.x + r.width)), y1 = min(1, max(y0, r.y + r.height))
