@@ -8,6 +8,7 @@ import CineMedia
 import CineNodes
 import CineVision
 import Foundation
+import Synchronization
 import Logging
 
 struct DetectCommand: ParsableCommand {
@@ -106,13 +107,16 @@ struct DetectCommand: ParsableCommand {
             wanted = cascade.map { (.custom, .unknown, $0) }
         }
         // The cascades load side by side (parsing is most of a one-photo run's start-up).
-        let files = wanted.map(\.2), loaded = CascadeLoads(count: wanted.count)
+        let files = wanted.map(\.2)
+        let loads = Mutex<[Result<CascadeClassifier, any Error>?]>(Array(repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            loaded.set(i, Result { try CascadeClassifier(contentsOf: files[i]) })
+            let result = Result { try CascadeClassifier(contentsOf: files[i]) }
+            loads.withLock { $0[i] = result }
         }
+        let loaded = loads.withLock { $0 }
         var jobs: [(DetectionType, Facing, CascadeDetector)] = []
         for (i, w) in wanted.enumerated() {
-            do { jobs.append((w.0, w.1, CascadeDetector(try loaded.get(i)))) } catch let e as CascadeError {
+            do { jobs.append((w.0, w.1, CascadeDetector(try loaded[i]!.get()))) } catch let e as CascadeError {
                 throw ToolError(e.description)
             }
         }
@@ -234,15 +238,6 @@ struct DetectCommand: ParsableCommand {
             }
         }
     }
-}
-
-/// Cascades loaded on several threads, each into its own slot.
-private final class CascadeLoads: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<CascadeClassifier, any Error>?]
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<CascadeClassifier, any Error>) { lock.withLock { results[i] = r } }
-    func get(_ i: Int) throws -> CascadeClassifier { try lock.withLock { results[i]! }.get() }
 }
 
 extension DetectorModel: ExpressibleByArgument {}

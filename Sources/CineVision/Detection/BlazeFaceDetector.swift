@@ -3,6 +3,7 @@
 import CineInference
 import CineMedia
 import Foundation
+import Synchronization
 
 /// Finds faces with a BlazeFace model file (short or full range, told apart by the input size).
 public final class BlazeFaceDetector: @unchecked Sendable {
@@ -103,12 +104,13 @@ public final class BlazeFaceDetector: @unchecked Sendable {
         }
         guard let partner, squares.count > 1 else { return try detect(squares, every: 1, from: 0, in: image) }
         let level = squares
-        let results = TileResults()
+        let found = Mutex<[Result<[BlazeFaceDetection], any Error>?]>([nil, nil])
         DispatchQueue.concurrentPerform(iterations: 2) { k in
-            let detector = k == 0 ? self : partner
-            results.set(k, Result { try detector.detect(level, every: 2, from: k, in: image) })
+            let result = Result { try (k == 0 ? self : partner).detect(level, every: 2, from: k, in: image) }
+            found.withLock { $0[k] = result }
         }
-        return try results.get(0) + results.get(1)
+        let halves = found.withLock { $0 }
+        return try halves[0]!.get() + halves[1]!.get()
     }
 
     /// The faces of squares `from`, `from + every`, … of one level (the level's other squares
@@ -159,12 +161,4 @@ public final class BlazeFaceDetector: @unchecked Sendable {
 private struct TileSquare: Sendable {
     let x: Int, y: Int, width: Int, height: Int
     let rect: NormalizedRect
-}
-
-/// Two threads' faces, each written once by its own thread.
-private final class TileResults: @unchecked Sendable {
-    private var results: [Result<[BlazeFaceDetection], any Error>] = Array(repeating: .success([]), count: 2)
-    private let lock = NSLock()
-    func set(_ k: Int, _ r: Result<[BlazeFaceDetection], any Error>) { lock.withLock { results[k] = r } }
-    func get(_ k: Int) throws -> [BlazeFaceDetection] { try lock.withLock { results[k] }.get() }
 }

@@ -11,7 +11,8 @@ import CineMedia
 /// ``reachBelow`` face heights below it — for map samples at least ``nearerBy`` nearer
 /// (disparity ≥ d · (1 + ``nearerBy``) + 1 px). The largest 4-connected region of them counts
 /// when it covers at least ``minimumArea`` of the face's area and is not another person (no
-/// other face within its columns at its depth). The nearest holder's object wins.
+/// other face within its columns at its depth). The largest such region, over all the faces,
+/// is the one found.
 ///
 /// ``update(map:faces:)`` debounces it: an object is reported from its ``appearFrames``-th
 /// frame in a row and kept until it has been missing ``vanishFrames`` frames, under one

@@ -2,14 +2,16 @@
 // and how far it is raised at every instant — the truth a showcase rule is measured against.
 
 /// A seeded schedule of showings: the cup is raised over ``riseTime`` from the carrier's chest
-/// to in front of their face and 45 cm nearer the lens, held there 1.5–3 s, lowered over
+/// to in front of their face, 70 cm nearer the lens than they stand, held there 1.5–3 s, lowered over
 /// ``riseTime`` and kept down 2.5–4 s before the next. The first showing starts 1.5–2.5 s in;
 /// the last is lowered at least 0.5 s before the scene ends.
 public struct ShowcaseScript: Sendable, Hashable {
     /// One showing, scene seconds: raising from `start`, fully up from `start + riseTime` until
     /// `lowering`, down again at `lowering + riseTime`.
     public struct Showing: Sendable, Hashable {
+        /// When the cup starts to rise, scene seconds.
         public let start: Double
+        /// When it starts to come down, scene seconds.
         public let lowering: Double
     }
 
