@@ -29,8 +29,13 @@ struct TalkScore {
 /// The detector's work on one take, as the `detector` node does it (BlazeFace with tiles and the
 /// landmark model every 3rd frame, the tracker in between, the speaking detector on the mouths),
 /// with each face's disparity taken from the truth: per frame, the detections.
+/// Returns them twice: the lips deciding alone, and gated by the voice a microphone in the scene
+/// hears (``VoiceActivityDetector`` on ``SyntheticScene/sound(first:count:sampleRate:)``, fed a
+/// frame's sound at a time as the camera node sends it), with the voice detector's own tallies.
 func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker: FaceLandmarker,
-                    meshCost: inout [Double], mouthCost: inout [Double]) throws -> [Detections] {
+                    meshCost: inout [Double], mouthCost: inout [Double], voice: inout VoiceTally) throws
+    -> (lips: [Detections], voiced: [Detections])
+{
     let w = scene.configuration.width, h = scene.configuration.height
     var tracker = ObjectTracker()
     var sc = SpeakingDetector.Configuration()
@@ -40,12 +45,21 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
     if let v = env["TALK_THRESHOLD"].flatMap(Double.init) { sc.openingThreshold = v }
     let every = env["TALK_EVERY"].flatMap(Int.init) ?? 10, mouthEvery = env["TALK_MOUTH"].flatMap(Int.init) ?? 2
     var speakers = SpeakingDetector(configuration: sc)
-    var out: [Detections] = []
+    var vad = VoiceActivityDetector()
+    let rate = 48_000
+    var out: [Detections] = [], voiced: [Detections] = []
     let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
     for f in 0..<scene.frameCount {
         let t = scene.time(ofFrame: f)
         scene.render(frame: f, left: left, right: right, groundTruth: nil)
         let truth = scene.subjects(at: t)
+        let first = Int((t * Double(rate)).rounded()), next = Int((scene.time(ofFrame: f + 1) * Double(rate)).rounded())
+        vad.feed(scene.sound(first: first, count: next - first, sampleRate: rate), sampleRate: rate, start: Double(first) / Double(rate))
+        let heard = vad.activity(at: t)?.active
+        if let heard {
+            let talking = truth.contains { $0.speaking }
+            if talking { voice.speaking += 1; if heard { voice.found += 1 } } else { voice.silent += 1; if heard { voice.marked += 1 } }
+        }
         if f % every == 0 {
             let t0 = now()
             let found = try landmarker.confirmed(try faces.detect(left, tiles: 2), in: left, minScore: 0.5, minPresence: 0.5)
@@ -68,16 +82,25 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
                 mouthCost.append((now() - t0) * 1000)
             }
         }
-        var d = tracker.report()
-        for i in d.indices {
-            guard let s = speakers.state(of: d[i].id, at: t) else { continue }
-            d[i].speaking = s.speaking
-            d[i].speakingScore = s.score
-            d[i].speakingFor = s.speaking ? s.evidence : nil
+        for (gate, list) in [(nil, 0), (heard, 1)] as [(Bool?, Int)] {
+            var d = tracker.report()
+            for i in d.indices {
+                guard let s = speakers.state(of: d[i].id, at: t, voice: gate) else { continue }
+                d[i].speaking = s.speaking
+                d[i].speakingScore = s.score
+                d[i].speakingFor = s.speaking ? s.evidence : nil
+            }
+            if list == 0 { out.append(d) } else { voiced.append(d) }
         }
-        out.append(d)
+        vad.forget(before: t - 5)
     }
-    return out
+    return (out, voiced)
+}
+
+/// The voice detector against the truth: frames with someone speaking and those it heard a
+/// voice on; frames with no one speaking and those it heard a voice on.
+struct VoiceTally {
+    var speaking = 0, found = 0, silent = 0, marked = 0
 }
 
 /// Scores speaking detection and the speaker rule's focus on one take.
@@ -201,13 +224,18 @@ func runTalkBench() throws {
     let duration = 40.0
     print("talk scenes: 1280x720 30 fps, \(Int(duration)) s, seeds 1...\(seeds); detector as graphs/interview.conf runs it (faces every 10th frame, mouths every 2nd)")
     var meshCost: [Double] = [], mouthCost: [Double] = []
-    for subjects in [2, 3] {
-        var live = TalkScore(), after = TalkScore()
+    for subjects in (ProcessInfo.processInfo.environment["TALK_PEOPLE"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [2, 3]) {
+        var live = TalkScore(), after = TalkScore(), lipsAlone = TalkScore(), lipsAloneAfter = TalkScore()
+        var voice = VoiceTally()
         for seed in 1...seeds {
             var c = SyntheticScene.Configuration(width: 1280, height: 720, seed: UInt64(seed), duration: duration, subjectCount: subjects)
             c.talk = true
             let scene = SyntheticScene(c)
-            let d = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost, mouthCost: &mouthCost)
+            let both = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost,
+                                          mouthCost: &mouthCost, voice: &voice)
+            lipsAlone.add(scoreTalk(scene: scene, detections: both.lips, lookahead: 0))
+            lipsAloneAfter.add(scoreTalk(scene: scene, detections: both.lips, lookahead: 2))
+            let d = both.voiced
             let (l, liveFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 0)
             let (a, afterFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 2)
             if seed == 1, let plot = ProcessInfo.processInfo.environment["TALK_PLOT"] {
@@ -221,6 +249,14 @@ func runTalkBench() throws {
             live.add(l)
             after.add(a)
         }
+        report("talk \(subjects) people: voice heard (the microphone alone) on frames someone speaks / no one speaks",
+               String(format: "%.1f %% / %.1f %%", 100 * Double(voice.found) / Double(max(1, voice.speaking)),
+                      100 * Double(voice.marked) / Double(max(1, voice.silent))))
+        report("talk \(subjects) people, lips alone (no microphone): speaking found / false; focus live / after",
+               String(format: "%.1f %% / %.1f %%; %.1f %% / %.1f %%", 100 * Double(lipsAlone.speakingFound) / Double(max(1, lipsAlone.speakingFrames)),
+                      100 * Double(lipsAlone.silentMarked) / Double(max(1, lipsAlone.silentFrames)),
+                      100 * Double(lipsAlone.turnFocused) / Double(max(1, lipsAlone.turnFrames)),
+                      100 * Double(lipsAloneAfter.turnFocused) / Double(max(1, lipsAloneAfter.turnFrames))))
         report("talk \(subjects) people: speaking frames found", String(format: "%.1f %% (target ≥ 90 %%)", 100 * Double(live.speakingFound) / Double(max(1, live.speakingFrames))))
         report("talk \(subjects) people: silent frames marked speaking", String(format: "%.1f %% (target ≤ 5 %%)", 100 * Double(live.silentMarked) / Double(max(1, live.silentFrames))))
         report("talk \(subjects) people: focus on the speaker, live", String(format: "%.1f %% of speaking time from 0.5 s into each turn (target ≥ 90 %%)", 100 * Double(live.turnFocused) / Double(max(1, live.turnFrames))))

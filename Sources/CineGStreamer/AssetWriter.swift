@@ -27,7 +27,28 @@ public final class AssetWriter: @unchecked Sendable {
         public var audioChannels = 2
         /// Audio sample rate in Hz.
         public var audioSampleRate = 48_000
+        /// Sound the graph sends with the frames (``append(audio:)``), in this format: `nil` for
+        /// none. Recorded as it comes (its channels and rate); exclusive with ``audio``.
+        public var audioInput: AudioInputFormat?
         public init() {}
+    }
+
+    /// The format of the sound a graph sends an asset: channels (1, 2 or 4) and sample rate.
+    public struct AudioInputFormat: Sendable, Hashable {
+        /// Channels per instant: 1, 2 or 4.
+        public var channels: Int
+        /// Instants per second.
+        public var sampleRate: Int
+        /// The format of `block`.
+        public init(of block: AudioBlock) {
+            channels = block.channels
+            sampleRate = block.sampleRate
+        }
+        /// `channels` at `sampleRate`.
+        public init(channels: Int, sampleRate: Int) {
+            self.channels = channels
+            self.sampleRate = sampleRate
+        }
     }
 
     /// The file being written.
@@ -40,6 +61,11 @@ public final class AssetWriter: @unchecked Sendable {
     private let video: AppSrcWriter
     private let disparity: AppSrcWriter?
     private let metadata: AppSrcDataWriter
+    /// The graph's sound (``Options/audioInput``).
+    private let sound: AppSrcDataWriter?
+    private let soundFormat: AudioInputFormat?
+    /// Samples of the graph's sound recorded so far (from the first frame; gaps filled with silence).
+    private var soundWritten: Int64 = 0
     private let header: AssetHeader
     private var origin: Timestamp?
     private var finished = false
@@ -78,6 +104,17 @@ public final class AssetWriter: @unchecked Sendable {
         }
         // Request pads named explicitly: linking happens at parse time, before the appsrcs have caps.
         d += "appsrc name=metadata caps=text/x-raw,format=utf8 format=time ! queue ! mux.subtitle_%u"
+        if options.audio != nil && options.audioInput != nil {
+            throw GStreamerError(element: nil, message: "record a microphone or the graph's sound, not both")
+        }
+        if let input = options.audioInput {
+            guard [1, 2, 4].contains(input.channels), input.sampleRate >= 8000 else {
+                throw GStreamerError(element: "flacenc", message: "the graph's sound has \(input.channels) channels at \(input.sampleRate) Hz; 1, 2 or 4 channels at 8 kHz or more can be recorded")
+            }
+            let mask = input.channels == 4 ? ",channel-mask=(bitmask)0x33" : ""
+            d += " appsrc name=sound ! audioconvert ! audio/x-raw,format=S24LE\(mask) ! "
+            d += "queue max-size-time=0 max-size-buffers=0 max-size-bytes=0 ! flacenc ! queue ! mux.audio_%u"
+        }
         if let audio = options.audio {
             guard [1, 2, 4].contains(options.audioChannels) else {
                 throw GStreamerError(element: "flacenc", message: "audio channels must be 1, 2 or 4, got \(options.audioChannels)")
@@ -96,6 +133,10 @@ public final class AssetWriter: @unchecked Sendable {
         if options.audio != nil {
             header.audioChannels = options.audioChannels
             header.audioSampleRate = options.audioSampleRate
+        }
+        if let input = options.audioInput {
+            header.audioChannels = input.channels
+            header.audioSampleRate = input.sampleRate
         }
         self.header = header
         hasAudio = options.audio != nil
@@ -119,6 +160,15 @@ public final class AssetWriter: @unchecked Sendable {
             disparity = nil
         }
         metadata = try AppSrcDataWriter(pipeline: pipeline, name: "metadata", caps: "text/x-raw,format=utf8")
+        soundFormat = options.audioInput
+        if let input = options.audioInput {
+            let mask = input.channels > 2 ? ",channel-mask=(bitmask)0x33" : ""
+            sound = try AppSrcDataWriter(
+                pipeline: pipeline, name: "sound",
+                caps: "audio/x-raw,format=F32LE,layout=interleaved,rate=\(input.sampleRate),channels=\(input.channels)\(mask)")
+        } else {
+            sound = nil
+        }
         encoder.outputFormatting = [.sortedKeys]
         try pipeline.play()
     }
@@ -177,6 +227,39 @@ public final class AssetWriter: @unchecked Sendable {
         framesWritten += 1
     }
 
+    /// Appends the graph's sound (with ``Options/audioInput``): `block` recorded at its own time
+    /// on the frames' clock (append it with, or after, the frame it came with). Samples before the
+    /// first frame are dropped; where the sound skipped (blocks missing, a frame without one),
+    /// silence is recorded so the track stays continuous and the muxer never waits on it.
+    public func append(audio block: AudioBlock?, at timestamp: Timestamp) throws {
+        guard let sound, let format = soundFormat, let origin, !finished else { return }
+        let rate = Int64(format.sampleRate), channels = format.channels
+        let frameEnd = (timestamp - origin).nanoseconds + Int64(1e9 / header.fps)
+        let soundEnd = soundWritten * 1_000_000_000 / rate
+        var samples: [Float] = []
+        if let block {
+            guard block.channels == channels, block.sampleRate == format.sampleRate else {
+                throw GStreamerError(element: "sound", message: "the sound at \(block.start) is \(block.channels) channels at \(block.sampleRate) Hz; the take's audio track is \(channels) at \(format.sampleRate) Hz")
+            }
+            let start = (block.start - origin).nanoseconds
+            var first = 0
+            if start < soundEnd {  // overlaps what is recorded (or precedes the first frame): drop the overlap
+                first = min(block.frameCount, Int((soundEnd - start) * rate / 1_000_000_000))
+            } else if start > soundEnd {  // a gap: silence up to the block
+                samples = [Float](repeating: 0, count: Int((start - soundEnd) * rate / 1_000_000_000) * channels)
+            }
+            samples += block.samples[(first * channels)...]
+        } else if frameEnd > soundEnd {
+            samples = [Float](repeating: 0, count: Int((frameEnd - soundEnd) * rate / 1_000_000_000) * channels)
+        }
+        let count = samples.count / channels
+        guard count > 0 else { return }
+        let duration = (soundWritten + Int64(count)) * 1_000_000_000 / rate - soundEnd
+        let bytes = samples.withUnsafeBytes { [UInt8]($0) }
+        try sound.push(bytes, presentationTime: UInt64(soundEnd), duration: UInt64(duration))
+        soundWritten += Int64(count)
+    }
+
     /// Ends every track, waits for the file to be finalised (index, duration), and closes it.
     /// Safe to call twice; after an error it still closes the file.
     public func finish(timeout seconds: Double = 15) throws {
@@ -185,6 +268,7 @@ public final class AssetWriter: @unchecked Sendable {
         video.endOfStream()
         disparity?.endOfStream()
         metadata.endOfStream()
+        sound?.endOfStream()
         if hasAudio {
             // The sound ends with the last frame: wait (briefly) for the microphone to get there.
             cg_atomic_store_int64(audioSpan + 1, gint64(lastFrameEnd))

@@ -19,19 +19,38 @@ public enum AudioProbe {
     /// Decodes the first audio stream of `path`; `nil` when the file has none.
     /// - Throws: ``GStreamerError`` when the file is missing, cannot be decoded, or stalls for `timeout` s.
     public static func inspect(path: String, timeout: Double = 20) throws -> AudioInfo? {
+        var info: AudioInfo?
+        try decode(path: path, caps: "audio/x-raw,format=S16LE,layout=interleaved", timeout: timeout) { sample, buffer in
+            if info == nil, let caps = gst_sample_get_caps(sample), let s = gst_caps_get_structure(caps, 0) {
+                var channels: gint = 0, rate: gint = 0
+                _ = gst_structure_get_int(s, "channels", &channels)
+                _ = gst_structure_get_int(s, "rate", &rate)
+                info = AudioInfo(channels: Int(channels), sampleRate: Int(rate), samples: 0)
+            }
+            if let i = info, i.channels > 0 { info!.samples += Int(gst_buffer_get_size(buffer)) / (2 * i.channels) }
+        }
+        return info
+    }
+
+    /// Decodes the first audio stream of `path` to `caps` (after `audioconvert ! audioresample`)
+    /// and hands each decoded sample and its buffer to `each`; returns whether any came. A file
+    /// without audio returns after a few seconds of nothing (decodebin reports no error for it).
+    @discardableResult
+    static func decode(path: String, caps: String, timeout: Double,
+                       _ each: (OpaquePointer, UnsafeMutablePointer<GstBuffer>) throws -> Void) throws -> Bool {
         try GStreamer.initialize()
         let pipeline = try Pipeline(
-            "filesrc location=\(Pipeline.quoted(path)) ! decodebin name=dec dec. ! queue ! audioconvert ! "
-                + "audio/x-raw,format=S16LE,layout=interleaved ! appsink name=sink sync=false enable-last-sample=false")
+            "filesrc location=\(Pipeline.quoted(path)) ! decodebin name=dec dec. ! queue ! audioconvert ! audioresample ! "
+                + "\(caps) ! appsink name=sink sync=false enable-last-sample=false")
         guard let sink = pipeline.child(named: "sink") else {
-            throw GStreamerError(element: nil, message: "the audio probe lacks its sink")
+            throw GStreamerError(element: nil, message: "the audio decoder lacks its sink")
         }
         defer {
             pipeline.stop()
             gst_object_unref(sink)
         }
         try pipeline.play()
-        var info: AudioInfo?
+        var any = false
         var idle = 0.0
         while true {
             try pipeline.checkForErrors()
@@ -39,7 +58,7 @@ public enum AudioProbe {
                 if gst_app_sink_is_eos(cg_app_sink(sink)) != 0 { break }
                 idle += 0.1
                 // A file without audio never links the sink: decodebin reports no error, only silence.
-                if info == nil && idle >= min(timeout, 3) { break }
+                if !any && idle >= min(timeout, 3) { break }
                 if idle >= timeout {
                     throw GStreamerError(element: "dec", message: "decoding the audio of \"\(path)\" stalled")
                 }
@@ -47,16 +66,10 @@ public enum AudioProbe {
             }
             idle = 0
             defer { gst_sample_unref(sample) }
-            if info == nil, let caps = gst_sample_get_caps(sample), let s = gst_caps_get_structure(caps, 0) {
-                var channels: gint = 0, rate: gint = 0
-                _ = gst_structure_get_int(s, "channels", &channels)
-                _ = gst_structure_get_int(s, "rate", &rate)
-                info = AudioInfo(channels: Int(channels), sampleRate: Int(rate), samples: 0)
-            }
-            if let buffer = gst_sample_get_buffer(sample), let i = info, i.channels > 0 {
-                info!.samples += Int(gst_buffer_get_size(buffer)) / (2 * i.channels)
-            }
+            guard let buffer = gst_sample_get_buffer(sample) else { continue }
+            any = true
+            try each(sample, buffer)
         }
-        return info
+        return any
     }
 }

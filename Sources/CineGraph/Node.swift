@@ -108,6 +108,7 @@ public struct NodeContext {
     /// A pool for the images this node produces.
     public let pool: ImagePool
     let connectedOutputs: Set<String>
+    let connectedInputs: Set<String>
     let stopFlag: StopFlag
     /// Time spent in ``pace(until:)`` during the current call, excluded from the node's busy time.
     var idleNanoseconds: UInt64 = 0
@@ -123,13 +124,14 @@ public struct NodeContext {
     /// What ``pace(until:)`` waits on: the machine's clock in a graph, a manual one in the harness.
     public let clock: any NodeClock
 
-    init(nodeName: String, logger: Logger, pool: ImagePool, connectedOutputs: Set<String>, stopFlag: StopFlag,
-         events: EventHub, graph: GraphControl, clock: any NodeClock = SystemNodeClock(),
+    init(nodeName: String, logger: Logger, pool: ImagePool, connectedOutputs: Set<String>, connectedInputs: Set<String>,
+         stopFlag: StopFlag, events: EventHub, graph: GraphControl, clock: any NodeClock = SystemNodeClock(),
          emitter: @escaping (Timestamp, [String]) -> Void) {
         self.nodeName = nodeName
         self.logger = logger
         self.pool = pool
         self.connectedOutputs = connectedOutputs
+        self.connectedInputs = connectedInputs
         self.stopFlag = stopFlag
         self.events = events
         self.graph = graph
@@ -155,6 +157,11 @@ public struct NodeContext {
 
     /// Whether an output feeds any other node (skip work nobody reads): `ctx.isConnected($video)`.
     public func isConnected<Value>(_ port: Port<Value>) -> Bool { connectedOutputs.contains(port.name) }
+
+    /// Whether an input is wired to a producer in the graph: `ctx.isWired($sound)`. An optional
+    /// input is `nil` both when it is left out and when its producer skipped this instant; this
+    /// tells the two apart (a recorder that must open a track before the first packet comes).
+    public func isWired<Value>(_ port: Port<Value>) -> Bool { connectedInputs.contains(port.name) }
 
     /// For sources: there will be no more packets. `finish` follows.
     public mutating func endOfStream() { ended = true }

@@ -29,9 +29,11 @@ public struct NodeHarness<N: Node> {
     public let clock: ManualNodeClock
 
     /// Creates the node and applies `parameters` (config text, parsed and range-checked; a bad
-    /// one throws ``NodeParameterError``).
+    /// one throws ``NodeParameterError``). `connectedOutputs` are the outputs that feed someone
+    /// (all by default); `connectedInputs` the inputs wired to a producer (the required ones by
+    /// default: ``NodeContext/isWired(_:)``).
     public init(_ type: N.Type = N.self, parameters: [String: String] = [:], connectedOutputs: Set<String>? = nil,
-                clock: ManualNodeClock = ManualNodeClock()) throws {
+                connectedInputs: Set<String>? = nil, clock: ManualNodeClock = ManualNodeClock()) throws {
         self.clock = clock
         node = N()
         slots = NodeSlots(of: node)
@@ -42,6 +44,7 @@ public struct NodeHarness<N: Node> {
         let queue = queue
         context = NodeContext(nodeName: N.kind, logger: Logger(label: "harness.\(N.kind)"), pool: ImagePool(),
                               connectedOutputs: connectedOutputs ?? Set(slots.outputs.map(\.name)),
+                              connectedInputs: connectedInputs ?? Set(slots.inputs.filter { !$0.optional }.map(\.name)),
                               stopFlag: StopFlag(), events: hub, graph: GraphControl(nodes: [], events: hub),
                               clock: clock) { t, _ in
             var out: [String: any Sendable] = [:]

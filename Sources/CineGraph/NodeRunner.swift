@@ -155,7 +155,8 @@ final class NodeRunner: @unchecked Sendable {
         let (instance, slots) = graphNode.instantiate()
         var node = instance
         var ctx = NodeContext(nodeName: graphNode.name, logger: logger, pool: ImagePool(),
-                              connectedOutputs: connectedOutputs, stopFlag: stopFlag, events: events,
+                              connectedOutputs: connectedOutputs, connectedInputs: Set(graphNode.inputs.keys),
+                              stopFlag: stopFlag, events: events,
                               graph: control) { [self] t, carried in self.emit(slots, at: t, carried: carried) }
         var phase = NodePhase.start
         do {

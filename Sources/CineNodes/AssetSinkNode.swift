@@ -40,6 +40,8 @@ public struct AssetSinkNode: Node {
     @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame") public var detections: Detections?
     @OptionalInput("Focus of each frame") public var focus: FocusState?
+    @OptionalInput("Sound of each frame's interval (the synthetic camera's audio, a microphone node), recorded as it comes as lossless FLAC; a frame without sound records silence. Exclusive with the audio parameter")
+    public var sound: AudioBlock?
     @Parameter(default: "take-{time}.cine.mkv", "Output path (.mkv); {time} {date} {node} expand") public var path: String
     @Parameter(default: .high, "Video quality: high (x264 q18) or lossless") public var quality: AssetQuality
     @Parameter(default: .veryfast, "x264 speed preset") public var preset: X264Preset
@@ -77,13 +79,18 @@ public struct AssetSinkNode: Node {
         }
     }
 
+    /// Whether the `sound` input is wired (read when a take's file opens).
+    private var isSoundConnected = false
+
     public mutating func process(_ ctx: inout NodeContext) throws {
+        isSoundConnected = ctx.isWired($sound)
         let settings = self  // the writer is made from the parameters only on a take's first frame
         guard let writer = try take.file(&ctx, template: path, open: { try settings.makeWriter(at: $0) }) else { return }
         let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
                                       sceneStatus: focus?.sceneStatuses.names ?? [],
                                       carried: ctx.carried.isEmpty ? nil : ctx.carried)
         try writer.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
+        if isSoundConnected { try writer.append(audio: sound, at: ctx.timestamp) }
     }
 
     /// A take's file at `path`, for frames like the current one.
@@ -98,6 +105,14 @@ public struct AssetSinkNode: Node {
         options.speedPreset = preset.rawValue
         options.audio = audio == "none" ? nil : audio
         options.audioChannels = audioChannels
+        if let sound {
+            options.audioInput = AssetWriter.AudioInputFormat(of: sound)
+        } else if isSoundConnected {
+            options.audioInput = AssetWriter.AudioInputFormat(channels: 1, sampleRate: 48_000)  // silence until it comes
+        }
+        if options.audio != nil && options.audioInput != nil {
+            throw ParameterError("audio", "the sound input is connected: record it or a microphone (audio: \(audio)), not both")
+        }
         return try AssetWriter(path: path, header: header, options: options)
     }
 

@@ -52,6 +52,8 @@ public struct DetectorNode: Node {
 
     @Input(formats: [.gray8, .i420, .nv12], "Frames (the luma is used)") public var image: Image
     @OptionalInput("Disparity of each frame, for per-object disparity and salient objects") public var disparity: DisparityMap?
+    @OptionalInput("Sound of each frame's interval (a microphone; the synthetic camera's audio): a face counts as speaking only while a voice is heard, and from its first opening; unconnected, or before the first sound, the lips decide alone")
+    public var sound: AudioBlock?
     @Output("Tracked objects of each frame") public var detections: Detections
 
     @Parameter(default: ["humanFace"], "Object types: humanFace, humanBody, catFace") public var types: [String]
@@ -105,6 +107,8 @@ public struct DetectorNode: Node {
     private var tracker = ObjectTracker()
     /// Who is speaking, from the faces' mouths (with the landmark model).
     private var speakers = SpeakingDetector()
+    /// Whether a voice is heard (with the `sound` input).
+    private var voice = VoiceActivityDetector()
     private var salient: [Int: Double] = [:]
     /// The instant (``NodeContext/frameIndex``, which counts the instants carried forward too) of
     /// the last detection: a detector whose frames were carried under load detects again on the
@@ -252,8 +256,14 @@ public struct DetectorNode: Node {
         }
         last = (image, disparity)
         detections = tracker.report()
+        var heard: Bool?
+        if let sound {
+            voice.feed(sound)
+            voice.forget(before: seconds - 5)
+            heard = voice.activity(at: seconds)?.active
+        }
         for i in detections.indices where detections[i].type == .humanFace {
-            guard let s = speakers.state(of: detections[i].id, at: seconds) else { continue }
+            guard let s = speakers.state(of: detections[i].id, at: seconds, voice: heard) else { continue }
             detections[i].speaking = s.speaking
             detections[i].speakingScore = s.score
             detections[i].speakingFor = s.speaking ? s.evidence : nil

@@ -26,6 +26,8 @@ public struct SyntheticCameraNode: Node {
     @Output(formats: [.i420], "The right view") public var right: Image
     @Output("Exact ground-truth disparity of the left view (float32, full resolution)") public var disparity: DisparityMap
     @Output("Ground-truth detections: each subject's face (while it faces the camera; confidence = the share in view) and body") public var detections: Detections
+    @Output("What a microphone in the scene hears over each frame's interval, 48 kHz mono: a talk scene's voices (in step with the mouths) over the room's hiss")
+    public var sound: AudioBlock
 
     @Parameter(default: FrameSize(width: 1920, height: 1080), "Size of each view") public var size: FrameSize
     @Parameter(default: 30, range: 1...240, "Frames per second") public var fps: Double
@@ -115,6 +117,13 @@ public struct SyntheticCameraNode: Node {
         StereoOutputs.assign(l, r, left: _left, right: _right, stereo: _stereo, ctx)
         if let truth {
             disparity = DisparityMap(values: truth, referenceWidth: size.width, referenceHeight: size.height)
+        }
+        if ctx.isConnected($sound) {
+            let rate = 48_000
+            let first = Int((t.seconds * Double(rate)).rounded())
+            let next = Int((Timestamp(frame: index + 1, fps: fps).seconds * Double(rate)).rounded())
+            sound = AudioBlock(samples: scene.sound(first: first, count: next - first, sampleRate: rate), sampleRate: rate,
+                               start: Timestamp(seconds: Double(first) / Double(rate)))
         }
         if ctx.isConnected($detections) {
             detections = Self.detections(scene.subjects(at: t.seconds), talk: talk)

@@ -109,6 +109,37 @@ import Testing
         #expect(abs((header.baselineMetres ?? 0) - 0.06) < 1e-9)
     }
 
+    @Test func assetRecordsTheGraphsSoundWithItsFrames() throws {
+        let path = temporaryFolder("asset-sound").appendingPathComponent("take.cine.mkv").path
+        // Not live: the sound comes with the frames, so the two share the frames' clock however fast they go.
+        let graph = try Graph.parse("""
+            nodes:
+              camera: { kind: synthetic, size: 160x96, live: false, duration: 4s, fps: 15, seed: 2, talk: true, subjects: 2 }
+              asset: { kind: asset, video: camera.left, sound: camera.sound, path: "\(path)", fps: 15 }
+            """, registry: .standard(), preflight: true)
+        let summary = try GraphRunner(graph: graph).run()
+        #expect(summary.totalDrops == 0)
+        #expect(try MediaProbe.inspect(path: path).frameCount == 60)
+        let audio = try #require(try AudioProbe.inspect(path: path), "the asset has no audio")
+        #expect(audio.channels == 1 && audio.sampleRate == 48_000)
+        #expect(abs(audio.durationSeconds - 4.0) < 0.05, "audio lasts \(audio.durationSeconds) s for 4 s of video")
+        // The voices come back as they were sent: the scene's own samples, where the first turn speaks.
+        let heard = try #require(try AudioTrackReader.readMono(path: path, sampleRate: 48_000))
+        #expect(heard.start == .zero)
+        var c = SyntheticScene.Configuration(width: 160, height: 96, seed: 2, subjectCount: 2)
+        c.talk = true
+        let sent = SyntheticScene(c).sound(first: 0, count: 4 * 48_000, sampleRate: 48_000)
+        #expect(abs(heard.samples.count - sent.count) < 960)
+        let n = min(heard.samples.count, sent.count)
+        var error = 0.0, power = 0.0
+        for i in 0..<n {
+            let d = Double(heard.samples[i] - sent[i])
+            error += d * d / Double(n)
+            power += Double(sent[i]) * Double(sent[i]) / Double(n)
+        }
+        #expect(power > 1e-4 && error < power * 1e-4, "recorded sound differs: error \(error), power \(power)")
+    }
+
     @Test func assetRejectsABadCalibrationAtPreflight() throws {
         let bad = temporaryFolder("asset-cal").appendingPathComponent("bad.yml").path
         try "%YAML:1.0\nK1: 3\n".write(toFile: bad, atomically: true, encoding: .utf8)

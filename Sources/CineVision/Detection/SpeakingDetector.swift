@@ -1,5 +1,5 @@
 // SpeakingDetector: who is talking, from how each tracked face's mouth opens and closes over
-// the last moments (the face landmark model's inner lips), with an optional voice-activity gate.
+// the last moments (the face landmark model's inner lips), gated by the voice the microphone hears.
 
 /// Decides, per tracked face, whether it is speaking from its mouth's movement.
 ///
@@ -97,15 +97,24 @@ public struct SpeakingDetector: Sendable {
     }
 
     /// Face `id`'s state at `time` (at or after its last observation); `nil` for a face never observed.
-    public func state(of id: Int, at time: Double) -> Speaking? {
+    ///
+    /// `voice` is what the microphone heard at `time` (``VoiceActivityDetector``): `false` (no
+    /// voice) and no face is speaking, however its lips move — chewing, a smile, silent
+    /// mouthing; `true` and a face speaks from its first clear opening (twice
+    /// the threshold: the voice confirms what one opening suggests); `nil` (no sound, or not heard yet) and the lips decide alone.
+    public func state(of id: Int, at time: Double, voice: Bool? = nil) -> Speaking? {
         guard let f = faces[id] else { return nil }
         let c = configuration
+        if voice == false { return Speaking(speaking: false, score: 0, evidence: 0) }
+        // Heard: one clear opening (twice the threshold) is enough; a listener's twitch is not.
+        let clear = f.lastOpening.map { $0.excess >= 2 * c.openingThreshold } ?? false
+        let needed = voice == true && clear ? 1 : c.minimumOpenings
         var lo = Double.infinity, hi = -Double.infinity
         for s in f.samples where time - s.time <= c.movementSpan {
             lo = min(lo, s.opening)
             hi = max(hi, s.opening)
         }
-        guard let last = f.lastOpening, time - last.time <= c.hold, f.runOpenings >= c.minimumOpenings,
+        guard let last = f.lastOpening, time - last.time <= c.hold, f.runOpenings >= needed,
               hi - lo >= c.openingThreshold
         else {
             return Speaking(speaking: false, score: 0, evidence: 0)
