@@ -5,6 +5,7 @@ import ArgumentParser
 import CineEditor
 import CineGStreamer
 import CineNodes
+import CineVision
 import CineMedia
 import Dispatch
 import Foundation
@@ -41,8 +42,13 @@ struct EditCommand: ParsableCommand {
         do { (header, records) = try AssetTrackReader.readMetadata(path: asset) } catch { throw ToolError("\(error)") }
         let server: EditorServer
         do {
-            let session = try EditSession(assetPath: asset, header: header, records: records,
+            var session = try EditSession(assetPath: asset, header: header, records: records,
                                           changesPath: changes ?? base + ".changes.json")
+            if header.audioChannels != nil {
+                do { session.voice = SpeakerDecisions.voice(of: try AudioTrackReader.readMono(path: asset)) } catch {
+                    throw ToolError("\(asset): its sound: \(error)")
+                }
+            }
             let preview = try TakePreview(path: asset, header: header, times: records.map(\.time))
             var settings = EditorServer.Settings(renderOutput: output ?? base + ".edit.mp4", exportFolder: base + ".depth")
             settings.address = address

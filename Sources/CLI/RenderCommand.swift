@@ -120,8 +120,8 @@ struct RenderCommand: ParsableCommand {
     /// A temporary changes file: `userChanges` (if any) plus the speaker rule's decisions over
     /// the recorded take (``SpeakerDecisions``). Says so when nobody in the take was marked speaking.
     static func speakerChanges(asset: String, adding userChanges: String?) throws -> String {
-        let records: [AssetFrameRecord]
-        do { records = try AssetTrackReader.readMetadata(path: asset).1 } catch { throw ToolError("\(error)") }
+        let header: AssetHeader, records: [AssetFrameRecord]
+        do { (header, records) = try AssetTrackReader.readMetadata(path: asset) } catch { throw ToolError("\(error)") }
         guard records.contains(where: { $0.detections.contains { $0.speaking != nil } }) else {
             throw ToolError("\(asset): no face in the take was read for speaking (record it with the detector's landmark model, as graphs/interview.conf does)")
         }
@@ -130,7 +130,12 @@ struct RenderCommand: ParsableCommand {
             do { edits = try ScriptChanges.load(contentsOf: userChanges) } catch { throw ToolError("\(error)") }
         }
         let frames = records.map { (time: Timestamp(nanoseconds: $0.time), detections: $0.detections) }
-        for d in SpeakerDecisions.decisions(frames: frames) {
+        // The recorded voice, where there is one: no voice, no speaker (docs/speaker.md).
+        var sound: AudioBlock?
+        if header.audioChannels != nil {
+            do { sound = try AudioTrackReader.readMono(path: asset) } catch { throw ToolError("\(asset): its sound: \(error)") }
+        }
+        for d in SpeakerDecisions.decisions(frames: frames, voice: SpeakerDecisions.voice(of: sound)) {
             do { try edits.add(d) } catch { throw ToolError("\(error)") }
         }
         let path = NSTemporaryDirectory() + "cinegraph-speakers-\(getpid()).json"

@@ -41,6 +41,9 @@ public struct EditSession: Sendable {
     private var redoStack: [ScriptChanges] = []
     /// Undo depth kept.
     static let undoLimit = 200
+    /// The take's sound as the voice detector heard it, for ``focusOnSpeakers()`` (no voice, no
+    /// speaker); `nil` for a take without sound (the lips decide alone).
+    public var voice: VoiceActivityDetector?
 
     /// Opens a take: `records` are its metadata (at least one frame); the changes at
     /// `changesPath` are loaded when the file exists.
@@ -215,7 +218,8 @@ public struct EditSession: Sendable {
         guard records.contains(where: { $0.detections.contains { $0.speaking != nil } }) else {
             throw EditError(.invalid, "no face in this take was read for speaking (record it with the detector's landmark model, as graphs/interview.conf does)")
         }
-        let decisions = SpeakerDecisions.decisions(frames: records.map { (Timestamp(nanoseconds: $0.time), $0.detections) })
+        let decisions = SpeakerDecisions.decisions(
+            frames: records.map { (Timestamp(nanoseconds: $0.time), $0.detections) }, voice: voice)
         var next = changes
         for d in decisions {
             next.removeDecisions(near: d.time, tolerance: halfFrame)

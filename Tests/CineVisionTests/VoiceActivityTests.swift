@@ -116,3 +116,47 @@ import Testing
         #expect(times.allSatisfy { gated[$0]!.2 == gated[$0]!.0 }, "not heard: the lips decide alone")
     }
 }
+
+@Suite struct SpeakerVoiceTests {
+    /// Two faces over 12 s: face 1 (group 1) speaks from 1 to 5 s, face 3 (group 2) moves its
+    /// lips — marked speaking by the lips alone — from 6 to 10 s.
+    static func frames() -> [(time: Timestamp, detections: Detections)] {
+        (0..<360).map { f in
+            let t = Double(f) / 30
+            var a = Detection(id: 1, groupID: 1, type: .humanFace, bounds: NormalizedRect(x: 0.2, y: 0.3, width: 0.1, height: 0.15),
+                              confidence: 0.9, disparity: 20)
+            var b = Detection(id: 3, groupID: 2, type: .humanFace, bounds: NormalizedRect(x: 0.6, y: 0.3, width: 0.1, height: 0.15),
+                              confidence: 0.9, disparity: 30)
+            a.speaking = (1..<5).contains(t)
+            a.speakingFor = a.speaking == true ? t - 1 : nil
+            b.speaking = (6..<10).contains(t)
+            b.speakingFor = b.speaking == true ? t - 6 : nil
+            return (Timestamp(seconds: t), [a, b])
+        }
+    }
+
+    @Test func afterTheTakeTheRecordedVoiceKeepsSilentLipsFromTakingFocus() {
+        // The sound: a voice (the talk scene's first long turn, moved to 1…5 s) then only the room.
+        var c = SyntheticScene.Configuration(width: 320, height: 180, seed: 1, duration: 20, subjectCount: 2)
+        c.talk = true
+        let scene = SyntheticScene(c)
+        let turn = scene.speakingTurns.first { $0.end - $0.start > 4 }!
+        let rate = 16_000
+        let hiss = { (n: Int) in Float(SyntheticVoice.hiss(n, seed: 5) * 0.0022) }
+        var sound = (0..<rate).map(hiss)
+        sound += scene.sound(first: Int(turn.start * Double(rate)), count: 4 * rate, sampleRate: rate)
+        sound += (0..<(7 * rate)).map { hiss($0 + rate) }
+        let voice = SpeakerDecisions.voice(of: AudioBlock(samples: sound, sampleRate: rate, start: .zero))
+        let lips = SpeakerDecisions.decisions(frames: Self.frames())
+        let heard = SpeakerDecisions.decisions(frames: Self.frames(), voice: voice)
+        // Racks from the time face 3's lips move (before anyone speaks, focus is on the nearer face).
+        func racks(_ d: [FocusDecision]) -> [Int] {
+            d.filter { $0.time.seconds > 5 }.compactMap { if case .group(let g) = $0.target { g } else { nil } }
+        }
+        #expect(racks(lips) == [2], "the lips alone rack to the silent face: \(lips)")
+        #expect(racks(heard).isEmpty, "with the voice, focus stays on the speaker: \(heard)")
+        #expect(heard.contains { $0.target == .group(1) })
+        // Without sound the lips decide: the same as no voice given.
+        #expect(SpeakerDecisions.decisions(frames: Self.frames(), voice: SpeakerDecisions.voice(of: nil)) == lips)
+    }
+}
