@@ -34,7 +34,7 @@ struct TalkScore {
 /// frame's sound at a time as the camera node sends it), with the voice detector's own tallies.
 func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker: FaceLandmarker,
                     meshCost: inout [Double], mouthCost: inout [Double], voice: inout VoiceTally) throws
-    -> (lips: [Detections], voiced: [Detections])
+    -> (lips: [Detections], voiced: [Detections], heard: [Bool])
 {
     let w = scene.configuration.width, h = scene.configuration.height
     var tracker = ObjectTracker()
@@ -47,15 +47,19 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
     var speakers = SpeakingDetector(configuration: sc)
     var vad = VoiceActivityDetector()
     let rate = 48_000
-    var out: [Detections] = [], voiced: [Detections] = []
+    var out: [Detections] = [], voiced: [Detections] = [], heardFrames: [Bool] = []
     let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
     for f in 0..<scene.frameCount {
         let t = scene.time(ofFrame: f)
         scene.render(frame: f, left: left, right: right, groundTruth: nil)
         let truth = scene.subjects(at: t)
         let first = Int((t * Double(rate)).rounded()), next = Int((scene.time(ofFrame: f + 1) * Double(rate)).rounded())
-        vad.feed(scene.sound(first: first, count: next - first, sampleRate: rate), sampleRate: rate, start: Double(first) / Double(rate))
+        let heardSound = scene.sound(first: first, count: next - first, sampleRate: rate)
+        let v0 = now()
+        vad.feed(heardSound, sampleRate: rate, start: Double(first) / Double(rate))
+        voice.cost.append((now() - v0) * 1000)
         let heard = vad.activity(at: t)?.active
+        heardFrames.append(heard == true)
         if let heard {
             let talking = truth.contains { $0.speaking }
             if talking { voice.speaking += 1; if heard { voice.found += 1 } } else { voice.silent += 1; if heard { voice.marked += 1 } }
@@ -94,13 +98,15 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
         }
         vad.forget(before: t - 5)
     }
-    return (out, voiced)
+    return (out, voiced, heardFrames)
 }
 
 /// The voice detector against the truth: frames with someone speaking and those it heard a
 /// voice on; frames with no one speaking and those it heard a voice on.
 struct VoiceTally {
     var speaking = 0, found = 0, silent = 0, marked = 0
+    /// Milliseconds the voice detector took per frame's sound.
+    var cost: [Double] = []
 }
 
 /// Scores speaking detection and the speaker rule's focus on one take.
@@ -169,10 +175,10 @@ func scoreTalkWithFocus(scene: SyntheticScene, detections: [Detections], lookahe
 /// A picture of one take over time: per person, who speaks (grey: the truth) and who the
 /// detector marked (colour); below, each person's disparity (thin lines in their colour) and
 /// focus live (black) and after the take (dashed blue). Written as PNG through a PPM.
-func plotTalk(scene: SyntheticScene, detections: [Detections], live: [Double], after: [Double], to path: String) throws {
+func plotTalk(scene: SyntheticScene, detections: [Detections], heard: [Bool], live: [Double], after: [Double], to path: String) throws {
     let n = detections.count, people = scene.configuration.subjectCount
     let width = 1200, rowH = 26, plotH = 220, margin = 10
-    let height = margin * 3 + people * (rowH + 6) + plotH
+    let height = margin * 3 + (people + 1) * (rowH + 6) + plotH
     var px = [UInt8](repeating: 255, count: width * height * 3)
     func put(_ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8)) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
@@ -193,8 +199,11 @@ func plotTalk(scene: SyntheticScene, detections: [Detections], live: [Double], a
             for y in top..<(top + rowH / 2) where speaking { put(x(of: f), y, (170, 170, 170)) }
             for y in (top + rowH / 2)..<(top + rowH) where marked { put(x(of: f), y, colours[p % 4]) }
         }
+        // The microphone: a voice heard (black), under the people's rows.
+        let top = margin + people * (rowH + 6)
+        for y in (top + rowH / 4)..<(top + 3 * rowH / 4) where f < heard.count && heard[f] { put(x(of: f), y, (40, 40, 40)) }
     }
-    let plotTop = margin * 2 + people * (rowH + 6)
+    let plotTop = margin * 2 + (people + 1) * (rowH + 6)
     let disparities = scene.subjects(at: 0).map(\.disparity)
     let lo = (disparities.min() ?? 0) * 0.8, hi = (disparities.max() ?? 1) * 1.1
     func y(of d: Double) -> Int { plotTop + plotH - Int((d - lo) / (hi - lo) * Double(plotH)) }
@@ -239,7 +248,8 @@ func runTalkBench() throws {
             let (l, liveFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 0)
             let (a, afterFocus) = scoreTalkWithFocus(scene: scene, detections: d, lookahead: 2)
             if seed == 1, let plot = ProcessInfo.processInfo.environment["TALK_PLOT"] {
-                try plotTalk(scene: scene, detections: d, live: liveFocus, after: afterFocus, to: "\(plot)-\(subjects).png")
+                try plotTalk(scene: scene, detections: d, heard: both.heard, live: liveFocus, after: afterFocus,
+                             to: "\(plot)-\(subjects).png")
             }
             print(String(format: "  %d people seed %d: speaking found %.1f %%, false %.1f %%; focus on the speaker live %.1f %%, after %.1f %%; racks %d/%d, unexplained %d/%d",
                          subjects, seed, 100 * Double(l.speakingFound) / Double(max(1, l.speakingFrames)),
@@ -250,8 +260,8 @@ func runTalkBench() throws {
             after.add(a)
         }
         report("talk \(subjects) people: voice heard (the microphone alone) on frames someone speaks / no one speaks",
-               String(format: "%.1f %% / %.1f %%", 100 * Double(voice.found) / Double(max(1, voice.speaking)),
-                      100 * Double(voice.marked) / Double(max(1, voice.silent))))
+               String(format: "%.1f %% / %.1f %%; the voice detector %.3f ms a frame (median)", 100 * Double(voice.found) / Double(max(1, voice.speaking)),
+                      100 * Double(voice.marked) / Double(max(1, voice.silent)), median(voice.cost)))
         report("talk \(subjects) people, lips alone (no microphone): speaking found / false; focus live / after",
                String(format: "%.1f %% / %.1f %%; %.1f %% / %.1f %%", 100 * Double(lipsAlone.speakingFound) / Double(max(1, lipsAlone.speakingFrames)),
                       100 * Double(lipsAlone.silentMarked) / Double(max(1, lipsAlone.silentFrames)),

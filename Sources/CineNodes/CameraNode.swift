@@ -28,6 +28,8 @@ public struct CameraNode: Node {
     @Output("Both views of each instant (not produced for mono)") public var stereo: StereoFrame
     @Output(formats: [.i420], "The left (reference) view, or the whole frame for mono") public var left: Image
     @Output(formats: [.i420], "The right view (not produced for mono)") public var right: Image
+    @Output("With `microphone`: the sound captured since the last frame (48 kHz mono, stamped on the frames' clock)")
+    public var sound: AudioBlock
 
     @Parameter(default: "auto", "Device path such as /dev/video0, or auto") public var device: String
     @Parameter(default: "", "A second device for the right view (two-camera rigs)") public var rightDevice: String
@@ -37,6 +39,9 @@ public struct CameraNode: Node {
     @Parameter(default: .sideBySide, "How the views share a frame") public var layout: StereoLayout
     @Parameter(default: "v4l2src", "GStreamer source element (v4l2src; another for tests or other capture APIs)")
     public var source: String
+    @Parameter(default: "none",
+               "Microphone heard with the frames (the sound output): none, default (the system's input), or a GStreamer source description")
+    public var microphone: String
     @Parameter(default: "", "Stereo calibration to rectify with: OpenCV YAML/XML, or the left ROS camera_info")
     public var calibration: String
     @Parameter(default: "", "The right camera's ROS camera_info (with calibration: the left one's)")
@@ -45,12 +50,17 @@ public struct CameraNode: Node {
 
     private var readers: [(Pipeline, AppSinkReader)] = []
     private var dropped = 0
+    /// The microphone branch of the first camera's pipeline (with `microphone`).
+    private var mic: AudioSinkReader?
 
     public init() {}
 
     public var isLive: Bool { true }
 
     public func validate() throws {
+        if microphone.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ParameterError("microphone", "is empty; use none, default or a GStreamer source description")
+        }
         if layout != .mono && !rightDevice.isEmpty {
             throw ParameterError("layout", "two devices give one view each; use layout: mono with right-device")
         }
@@ -93,6 +103,13 @@ public struct CameraNode: Node {
         return "\(src) ! \(caps) ! videoconvert ! video/x-raw,format=I420 ! appsink name=sink max-buffers=2 drop=true sync=false"
     }
 
+    /// The microphone's branch, in the first camera's pipeline (so both share its clock).
+    private var microphoneBranch: String {
+        let src = microphone == "default" ? "autoaudiosrc" : microphone
+        return " \(src) ! audioconvert ! audioresample ! audio/x-raw,format=F32LE,layout=interleaved,channels=1,rate=48000 ! "
+            + "appsink name=mic sync=false max-buffers=0 drop=false"
+    }
+
     /// A read, with a failure after frames have arrived reported as the camera being lost.
     private func lost(_ read: @autoclosure () throws -> ReadResult) throws -> ReadResult {
         do {
@@ -107,8 +124,10 @@ public struct CameraNode: Node {
     public mutating func start(_ ctx: inout NodeContext) throws {
         rectification = StereoRectification(path: calibration, rightPath: calibrationRight)
         for dev in [device] + (rightDevice.isEmpty ? [] : [rightDevice]) {
-            let p = try Pipeline(description(for: dev))
+            let hears = readers.isEmpty && microphone != "none"
+            let p = try Pipeline(description(for: dev) + (hears ? microphoneBranch : ""))
             let r = try AppSinkReader(pipeline: p, name: "sink", pool: ctx.pool)
+            if hears { mic = try AudioSinkReader(pipeline: p, name: "mic") }
             try p.play()
             readers.append((p, r))
         }
@@ -122,6 +141,7 @@ public struct CameraNode: Node {
         case .endOfStream:
             ctx.endOfStream()
         case .frame(let image, let t):
+            if let mic, let heard = try mic.drain() { sound = heard }
             if readers.count == 1 {
                 let views = layout.split(image)
                 ctx.timestamp = t
@@ -154,6 +174,7 @@ public struct CameraNode: Node {
     }
 
     public mutating func finish(_ ctx: inout NodeContext) throws {
+        mic = nil
         for (p, _) in readers { p.stop() }
         if dropped > 0 { ctx.logger.info("camera: \(dropped) unpaired frames dropped") }
         readers.removeAll()

@@ -260,7 +260,7 @@ public struct DetectorNode: Node {
         if let sound {
             voice.feed(sound)
             voice.forget(before: seconds - 5)
-            heard = voice.activity(at: seconds)?.active
+            heard = voice.latest(at: seconds)?.active  // a microphone's sound may lag its frame a little
         }
         for i in detections.indices where detections[i].type == .humanFace {
             guard let s = speakers.state(of: detections[i].id, at: seconds, voice: heard) else { continue }

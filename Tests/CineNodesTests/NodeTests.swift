@@ -102,6 +102,40 @@ import Testing
         #expect(stereo[0].left.width == 160 && stereo[0].right.width == 160 && stereo[0].left.height == 120)
     }
 
+    @Test func cameraNodeHearsItsMicrophoneOnTheFramesClock() throws {
+        var h = try NodeHarness(CameraNode.self, parameters: [
+            "source": "videotestsrc is-live=true num-buffers=45", "size": "160x120", "layout": "mono", "fps": "30",
+            "microphone": "audiotestsrc is-live=true wave=sine volume=0.5",
+        ])
+        try h.start()
+        var frames: [Timestamp] = []
+        var blocks: [AudioBlock] = []
+        while !h.hasEnded && frames.count < 45 {
+            let out = try h.process()
+            if out[\.$left] != nil { frames.append(h.timestamp) }
+            if let b = out[\.$sound] {
+                blocks.append(b)
+                // Each frame brings what was captured by then, stamped on the frames' clock.
+                #expect(abs((b.start - h.timestamp).seconds) < 0.3, "sound at \(b.start), frame at \(h.timestamp)")
+            }
+        }
+        try h.finish()
+        #expect(frames.count == 45)
+        #expect(blocks.count >= 20)
+        #expect(blocks.allSatisfy { $0.channels == 1 && $0.sampleRate == 48_000 })
+        // As much sound as the frames span (1.5 s), within the capture's buffering.
+        let heard = blocks.map(\.duration).reduce(0, +)
+        let span = (frames.last! - frames.first!).seconds
+        #expect(abs(heard - span) < 0.35, "\(heard) s of sound over \(span) s of frames")
+        #expect(blocks.flatMap(\.samples).map { abs($0) }.max()! > 0.3, "the tone was heard")
+        do {
+            _ = try NodeHarness(CameraNode.self, parameters: ["microphone": " "])
+            Issue.record("an empty microphone was accepted")
+        } catch {
+            #expect("\(error)".contains("microphone"))
+        }
+    }
+
     @Test func cameraNodeJoinsTwoDevicesByTimestamp() throws {
         var h = try NodeHarness(CameraNode.self, parameters: [
             "source": "videotestsrc is-live=true num-buffers=8", "right-device": "second", "layout": "mono",

@@ -149,6 +149,15 @@ public struct VoiceActivityDetector: Sendable {
         return Voice(active: d.active, level: d.level)
     }
 
+    /// What was heard at `time`; when the sound lags the pictures (a microphone's buffers
+    /// arrive a little after the frame they belong to) by up to `lag` seconds, what was heard
+    /// last. `nil` when nothing was heard that recently.
+    public func latest(at time: Double, lag: Double = 0.2) -> Voice? {
+        if let v = activity(at: time) { return v }
+        guard let until = heardUntil, time >= until, time - until <= lag else { return nil }
+        return activity(at: until - configuration.hop / 2)
+    }
+
     /// Whether a voice was heard at any instant in `from...to`; `nil` when none of it was heard.
     public func anyActivity(from: Double, to: Double) -> Bool? {
         var heard = false
