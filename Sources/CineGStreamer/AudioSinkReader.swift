@@ -42,15 +42,20 @@ public final class AudioSinkReader: @unchecked Sendable {
                 // Stamped as the video's frames are (``AppSinkReader``): a live source's buffer time.
                 if pts != CG_CLOCK_TIME_NONE { start = Int64(pts) }
             }
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { continue }
-            let count = Int(map.size) / MemoryLayout<Float>.size
-            map.data.withMemoryRebound(to: Float.self, capacity: count) { p in
-                samples.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
-            }
-            gst_buffer_unmap(buffer, &map)
+            Self.appendFloats(of: buffer, to: &samples)
         }
         guard let start, rate > 0, !samples.isEmpty else { return nil }
         return AudioBlock(samples: samples, sampleRate: rate, start: Timestamp(nanoseconds: start))
+    }
+
+    /// Appends the 32-bit float samples `buffer` holds to `samples`.
+    static func appendFloats(of buffer: UnsafeMutablePointer<GstBuffer>, to samples: inout [Float]) {
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
+        let count = Int(map.size) / MemoryLayout<Float>.size
+        map.data.withMemoryRebound(to: Float.self, capacity: count) { p in
+            samples.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
+        }
+        gst_buffer_unmap(buffer, &map)
     }
 }

@@ -21,13 +21,7 @@ public enum AudioTrackReader {
                 let pts = cg_buffer_pts(buffer)
                 start = pts == CG_CLOCK_TIME_NONE ? 0 : Int64(pts)
             }
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
-            let count = Int(map.size) / MemoryLayout<Float>.size
-            map.data.withMemoryRebound(to: Float.self, capacity: count) { p in
-                samples.append(contentsOf: UnsafeBufferPointer(start: p, count: count))
-            }
-            gst_buffer_unmap(buffer, &map)
+            AudioSinkReader.appendFloats(of: buffer, to: &samples)
         }
         guard let start else { return nil }
         return AudioBlock(samples: samples, sampleRate: sampleRate, start: Timestamp(nanoseconds: start))
