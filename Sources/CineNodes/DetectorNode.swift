@@ -39,7 +39,8 @@ public struct DetectorNode: Node {
         the hips' and shoulders' points, grouped with their face by the tracker. Each detection has a stable `id`, a `groupID` tying a \
         person's face and body, `facing` (towards / away), for faces the landmark model reads \
         `speaking`, `speakingScore` and `speakingFor` (the inner lips opening and closing over the \
-        last moments; `mouth-every` reads them between detections too, docs/speaker.md) and, with \
+        last moments; `mouth-every` reads them between detections too; with the `sound` input a \
+        face speaks only while a voice is heard, docs/speaker.md) and, with \
         a disparity map connected, a \
         robust disparity (median over the central half of the box, sticking to the previous \
         value). Command `track point=0.5,0.5` starts a salient object at a normalised point (needs \

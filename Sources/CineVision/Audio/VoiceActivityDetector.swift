@@ -158,20 +158,6 @@ public struct VoiceActivityDetector: Sendable {
         return activity(at: until - configuration.hop / 2)
     }
 
-    /// Whether a voice was heard at any instant in `from...to`; `nil` when none of it was heard.
-    public func anyActivity(from: Double, to: Double) -> Bool? {
-        var heard = false
-        var t = from
-        while t <= to {
-            if let v = activity(at: t) {
-                heard = true
-                if v.active { return true }
-            }
-            t += configuration.hop
-        }
-        return heard ? false : nil
-    }
-
     /// Forgets decisions older than `time`.
     public mutating func forget(before time: Double) {
         if let k = decisions.firstIndex(where: { $0.time >= time }), k > 0 { decisions.removeFirst(k) }
