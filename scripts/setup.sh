@@ -10,6 +10,7 @@ PKGS=(
   gstreamer1.0-plugins-base-apps gstreamer1.0-alsa gstreamer1.0-pulseaudio
   libpng-dev libturbojpeg0-dev   # PNG and JPEG read directly by the tools
   opencv-data
+  alsa-utils                 # its recorded voices (/usr/share/sounds/alsa) test the voice detector on real speech
   libopencv-calib3d-dev libopencv-imgproc-dev   # cinegraph calibrate: OpenCV's calib3d through a C shim
   ffmpeg
   xvfb gstreamer1.0-x

@@ -59,6 +59,7 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
         vad.feed(heardSound, sampleRate: rate, start: Double(first) / Double(rate))
         voice.cost.append((now() - v0) * 1000)
         let heard = vad.activity(at: t)?.active
+        let level = vad.activity(at: t)?.level
         heardFrames.append(heard == true)
         if let heard {
             let talking = truth.contains { $0.speaking }
@@ -74,14 +75,14 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
                                    mouthOpening: FaceMesh.mouthOpening(m.mesh))
             }
             _ = tracker.update(obs)
-            for m in tracker.mouthOpenings() { speakers.observe(id: m.id, time: t, opening: m.opening) }
+            for m in tracker.mouthOpenings() { speakers.observe(id: m.id, time: t, opening: m.opening, voiceLevel: level) }
         } else {
             _ = tracker.predict()
             if mouthEvery > 0 && f % mouthEvery == 0 {
                 let t0 = now()
                 for d in tracker.report() where d.type == .humanFace && d.facing != .away {
                     let m = try landmarker.mesh(in: d.bounds, of: left)
-                    if m.presence >= 0.5 { speakers.observe(id: d.id, time: t, opening: FaceMesh.mouthOpening(m)) }
+                    if m.presence >= 0.5 { speakers.observe(id: d.id, time: t, opening: FaceMesh.mouthOpening(m), voiceLevel: level) }
                 }
                 mouthCost.append((now() - t0) * 1000)
             }
@@ -231,7 +232,8 @@ func runTalkBench() throws {
     let landmarker = try FaceLandmarker(threads: 2)
     let seeds = (ProcessInfo.processInfo.environment["TALK_SEEDS"].map { Int($0) ?? 5 } ?? 5)
     let duration = 40.0
-    print("talk scenes: 1280x720 30 fps, \(Int(duration)) s, seeds 1...\(seeds); detector as graphs/interview.conf runs it (faces every 10th frame, mouths every 2nd)")
+    print("talk scenes: 1280x720 30 fps, \(Int(duration)) s, seeds 1...\(seeds); detector as graphs/interview.conf runs it (faces every 10th frame, mouths every 2nd)"
+          + (ProcessInfo.processInfo.environment["TALK_CHEWING"] != nil ? "; a listener chews during half the long turns (TALK_CHEWING)" : ""))
     var meshCost: [Double] = [], mouthCost: [Double] = []
     for subjects in (ProcessInfo.processInfo.environment["TALK_PEOPLE"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [2, 3]) {
         var live = TalkScore(), after = TalkScore(), lipsAlone = TalkScore(), lipsAloneAfter = TalkScore()
@@ -239,6 +241,7 @@ func runTalkBench() throws {
         for seed in 1...seeds {
             var c = SyntheticScene.Configuration(width: 1280, height: 720, seed: UInt64(seed), duration: duration, subjectCount: subjects)
             c.talk = true
+            c.chewing = ProcessInfo.processInfo.environment["TALK_CHEWING"] != nil
             let scene = SyntheticScene(c)
             let both = try talkDetections(scene: scene, faces: faces, landmarker: landmarker, meshCost: &meshCost,
                                           mouthCost: &mouthCost, voice: &voice)

@@ -5,6 +5,7 @@
 #
 #   Benchmarks/live/under-load.sh [browser|hog|both|none] [SECONDS]     (default: browser 60)
 #   GRAPH=graphs/interview.conf KEEP=out/loaded Benchmarks/live/under-load.sh browser 30
+#   EXTRA="--set camera.size=1920x1080" …   (more arguments for `cinegraph run`)
 #     (another graph with the same node names; KEEP copies the take and its log there)
 #
 # Prints the run's summary table (priority column, drops lost from the take / shed by previews)
@@ -22,7 +23,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$OUT"' EXIT
 PORT=8093
 "$BIN" run "$GRAPH" --duration "${SECONDS_}s" --quiet \
   --set viewfinder.port=$PORT --set asset.path="$OUT/take.cine.mkv" --set meta.path="$OUT/take.jsonl" \
-  > "$OUT/run.log" 2>&1 &
+  ${EXTRA:-} > "$OUT/run.log" 2>&1 &
 RUN=$!
 sleep 2
 browser() {

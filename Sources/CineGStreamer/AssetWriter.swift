@@ -242,6 +242,9 @@ public final class AssetWriter: @unchecked Sendable {
                 throw GStreamerError(element: "sound", message: "the sound at \(block.start) is \(block.channels) channels at \(block.sampleRate) Hz; the take's audio track is \(channels) at \(format.sampleRate) Hz")
             }
             let start = (block.start - origin).nanoseconds
+            guard start <= frameEnd + 1_000_000_000 else {
+                throw GStreamerError(element: "sound", message: "the sound at \(block.start) is \(String(format: "%.1f", Double(start - frameEnd) / 1e9)) s ahead of its frame at \(timestamp): it is not stamped on the frames' clock")
+            }
             var first = 0
             if start < soundEnd {  // overlaps what is recorded (or precedes the first frame): drop the overlap
                 first = min(block.frameCount, Int((soundEnd - start) * rate / 1_000_000_000))

@@ -196,6 +196,13 @@ public struct DetectorNode: Node {
         // A map carried from an earlier frame no longer shows where a person who moved stands:
         // objects keep the disparity they had rather than read the wall behind their new place.
         let map = ctx.isCarried($disparity) ? nil : disparity
+        // The voice first: each mouth read below is matched against how loud it was.
+        var heard: VoiceActivityDetector.Voice?
+        if let sound {
+            voice.feed(sound)
+            voice.forget(before: ctx.timestamp.seconds - 5)
+            heard = voice.latest(at: ctx.timestamp.seconds)  // a microphone's sound may lag its frame a little
+        }
         var completed: [TrackerObservation]?
         if lastDetection.map({ ctx.frameIndex - $0 >= every }) ?? true {
             lastDetection = ctx.frameIndex
@@ -234,7 +241,9 @@ public struct DetectorNode: Node {
         let seconds = ctx.timestamp.seconds
         if let completed {
             _ = tracker.update(completed, disparity: map)
-            for m in tracker.mouthOpenings() { speakers.observe(id: m.id, time: seconds, opening: m.opening) }
+            for m in tracker.mouthOpenings() {
+                speakers.observe(id: m.id, time: seconds, opening: m.opening, voiceLevel: heard?.level)
+            }
             speakers.forget(before: seconds - 10)
         } else {
             _ = tracker.predict(disparity: map)
@@ -242,7 +251,9 @@ public struct DetectorNode: Node {
                 // The landmark model alone on each tracked face: its mouth, for the speaking detector.
                 for d in tracker.report() where d.type == .humanFace && d.facing != .away {
                     let m = try landmarker.mesh(in: d.bounds, of: image)
-                    if m.presence >= facePresence { speakers.observe(id: d.id, time: seconds, opening: FaceMesh.mouthOpening(m)) }
+                    if m.presence >= facePresence {
+                        speakers.observe(id: d.id, time: seconds, opening: FaceMesh.mouthOpening(m), voiceLevel: heard?.level)
+                    }
                 }
             }
         }
@@ -257,14 +268,8 @@ public struct DetectorNode: Node {
         }
         last = (image, disparity)
         detections = tracker.report()
-        var heard: Bool?
-        if let sound {
-            voice.feed(sound)
-            voice.forget(before: seconds - 5)
-            heard = voice.latest(at: seconds)?.active  // a microphone's sound may lag its frame a little
-        }
         for i in detections.indices where detections[i].type == .humanFace {
-            guard let s = speakers.state(of: detections[i].id, at: seconds, voice: heard) else { continue }
+            guard let s = speakers.state(of: detections[i].id, at: seconds, voice: heard?.active) else { continue }
             detections[i].speaking = s.speaking
             detections[i].speakingScore = s.score
             detections[i].speakingFor = s.speaking ? s.evidence : nil

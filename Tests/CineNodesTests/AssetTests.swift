@@ -140,6 +140,31 @@ import Testing
         #expect(power > 1e-4 && error < power * 1e-4, "recorded sound differs: error \(error), power \(power)")
     }
 
+    @Test func soundStampedOffTheFramesClockIsAClearError() throws {
+        let path = temporaryFolder("asset-sound-clock").appendingPathComponent("take.cine.mkv").path
+        var options = AssetWriter.Options()
+        options.audioInput = AssetWriter.AudioInputFormat(channels: 1, sampleRate: 16_000)
+        let writer = try AssetWriter(path: path, header: AssetHeader(referenceWidth: 64, referenceHeight: 64, fps: 30),
+                                     options: options)
+        let frame = Image(width: 64, height: 64, format: .i420)
+        try writer.append(video: frame, disparity: nil, record: AssetFrameRecord(time: 0), at: .zero)
+        try writer.append(audio: AudioBlock(samples: [Float](repeating: 0.1, count: 533), sampleRate: 16_000, start: .zero), at: .zero)
+        // A block an hour ahead of its frame: not silence to fill, a source on another clock.
+        let late = AudioBlock(samples: [Float](repeating: 0.1, count: 533), sampleRate: 16_000, start: Timestamp(seconds: 3600))
+        do {
+            try writer.append(audio: late, at: Timestamp(seconds: 1.0 / 30))
+            Issue.record("a block an hour ahead was recorded")
+        } catch {
+            #expect("\(error)".contains("ahead of its frame"), "\(error)")
+        }
+        // A frame without sound records silence; the take still closes.
+        try writer.append(video: frame, disparity: nil, record: AssetFrameRecord(time: 0), at: Timestamp(seconds: 1.0 / 30))
+        try writer.append(audio: nil, at: Timestamp(seconds: 1.0 / 30))
+        try writer.finish()
+        let audio = try #require(try AudioProbe.inspect(path: path))
+        #expect(abs(audio.durationSeconds - 2.0 / 30) < 0.01, "\(audio.durationSeconds) s")
+    }
+
     @Test func assetRejectsABadCalibrationAtPreflight() throws {
         let bad = temporaryFolder("asset-cal").appendingPathComponent("bad.yml").path
         try "%YAML:1.0\nK1: 3\n".write(toFile: bad, atomically: true, encoding: .utf8)

@@ -117,6 +117,31 @@ import Testing
     }
 }
 
+@Suite struct SpeakerSyncTests {
+    @Test func aListenerChewingWhileSomeoneSpeaksIsNotTheSpeaker() {
+        // Face 1 speaks from 1 to 5 s (syllables of 0.2 s); face 2 chews at 1.6 Hz from 2 to 4 s.
+        // The voice's loudness follows face 1's syllables.
+        var lips = SpeakingDetector()
+        var speaker = 0, chewer = 0, chewerByLips = 0, frames = 0
+        for k in 0..<(6 * 15) {
+            let t = Double(k) / 15
+            let syllable = (1..<5).contains(t) ? sin(Double.pi * t.truncatingRemainder(dividingBy: 0.2) / 0.2) : 0
+            let chew = (2..<4).contains(t) ? 0.5 - 0.5 * cos(2 * Double.pi * 1.6 * (t - 2)) : 0
+            let level = (1..<5).contains(t) ? 6 + 20 * syllable : 0
+            lips.observe(id: 1, time: t, opening: 0.011 + 0.035 * syllable, voiceLevel: level)
+            lips.observe(id: 2, time: t, opening: 0.011 + 0.03 * chew, voiceLevel: level)
+            guard (2.6..<4).contains(t) else { continue }
+            frames += 1
+            if lips.state(of: 1, at: t, voice: true)!.speaking { speaker += 1 }
+            if lips.state(of: 2, at: t, voice: true)!.speaking { chewer += 1 }
+            if lips.state(of: 2, at: t)!.speaking { chewerByLips += 1 }
+        }
+        #expect(speaker == frames, "the speaker: \(speaker) of \(frames)")
+        #expect(chewerByLips > frames / 2, "the lips alone take the chewing for speech: \(chewerByLips) of \(frames)")
+        #expect(chewer == 0, "the chewing listener, heard against the voice: \(chewer) of \(frames)")
+    }
+}
+
 @Suite struct SpeakerVoiceTests {
     /// Two faces over 12 s: face 1 (group 1) speaks from 1 to 5 s, face 3 (group 2) moves its
     /// lips — marked speaking by the lips alone — from 6 to 10 s.

@@ -15,8 +15,12 @@ import Foundation
 ///   the room's hum, a fan, the microphone's hiss. A steady tone is its own floor and never
 ///   counts as a voice.
 /// - A hop is **voiced** when its band energy is ``Configuration/onsetDecibels`` over the floor,
-///   above ``Configuration/silenceDecibels`` (full scale), and at least ``Configuration/bandShare``
-///   of the hop's energy (a voice lives in the band; hiss and rumble do not).
+///   above ``Configuration/silenceDecibels`` (full scale), at least ``Configuration/bandShare``
+///   of the hop's energy (a voice lives in the band; hiss and rumble do not), and the band
+///   repeats at a voice's pitch (``Configuration/periodicity``: a vowel does; a new noise that
+///   the floor has not caught up with yet does not).
+/// - The loud hops just before a voice's first voiced hop are heard too (a word's first
+///   consonant), up to ``Configuration/onsetReach``.
 /// - Voice is **active** from the second voiced hop within three, until
 ///   ``Configuration/hangover`` after the last voiced hop (the pauses between words).
 ///
@@ -38,6 +42,17 @@ public struct VoiceActivityDetector: Sendable {
         public var silenceDecibels = -62.0
         /// The least share of a voiced hop's energy in the band (0…1).
         public var bandShare = 0.5
+        /// How periodic a voiced hop is: the least normalised autocorrelation of the band, over
+        /// the pitches of a voice (``lowestPitch``…``highestPitch``). Vowels and voiced
+        /// consonants repeat at the voice's pitch; noise, hiss and fricatives do not.
+        public var periodicity = 0.5
+        /// The lowest pitch of a voice, Hz.
+        public var lowestPitch = 65.0
+        /// The highest pitch of a voice, Hz.
+        public var highestPitch = 400.0
+        /// How far back a voice's onset reaches: hops just before the first periodic one that
+        /// were as loud (a word's first consonant: "s", "f", "t") are heard too, seconds.
+        public var onsetReach = 0.25
         /// How long voice stays active after the last voiced hop, seconds.
         public var hangover = 0.2
         /// Over how long the floor is the lowest band energy, seconds.
@@ -59,6 +74,12 @@ public struct VoiceActivityDetector: Sendable {
     private var rate = 0
     private var hopLength = 0
     private var bandFilter = (BiquadSection.identity, BiquadSection.identity)
+    /// Every `decimation`-th filtered sample (about 8 kHz): the last two hops', for the pitch test.
+    private var decimation = 1
+    private var pitchWindow: [Float] = []
+    private var decimationPhase = 0
+    /// Whether each of the last hops was loud enough (over the floor) to start a voice.
+    private var loudHops: [Bool] = []
     private var pending: [Float] = []
     /// When the next hop (the first of `pending`) starts, seconds.
     private var nextHop = 0.0
@@ -97,8 +118,10 @@ public struct VoiceActivityDetector: Sendable {
                 let nyquist = Double(sampleRate) / 2
                 bandFilter = (BiquadSection.highPass(frequency: min(c.bandLow, nyquist * 0.45), sampleRate: sampleRate),
                               BiquadSection.lowPass(frequency: min(c.bandHigh, nyquist * 0.9), sampleRate: sampleRate))
+                decimation = max(1, sampleRate / 8000)
             }
             pending.removeAll(keepingCapacity: true)
+            pitchWindow.removeAll(keepingCapacity: true)
             nextHop = start
             if heardFrom == nil { heardFrom = start }
         }
@@ -111,8 +134,16 @@ public struct VoiceActivityDetector: Sendable {
                 let y = bandFilter.1.run(bandFilter.0.run(x))
                 band += y * y
                 all += x * x
+                decimationPhase += 1
+                if decimationPhase >= decimation {
+                    decimationPhase = 0
+                    pitchWindow.append(Float(y))
+                }
             }
             offset += hopLength
+            // Two hops (40 ms) of the band at about 8 kHz: room for two periods of a low voice.
+            let keep = 2 * max(1, hopLength / decimation)
+            if pitchWindow.count > keep { pitchWindow.removeFirst(pitchWindow.count - keep) }
             decide(band: band / Double(hopLength), all: all / Double(hopLength), at: nextHop)
             nextHop += Double(hopLength) / Double(rate)
         }
@@ -125,12 +156,49 @@ public struct VoiceActivityDetector: Sendable {
         recentEnergies.append((time, band))
         let floor = max(recentEnergies.map(\.energy).min() ?? band, 1e-12)
         let overFloor = 10 * log10(max(band, 1e-12) / floor)
-        let voiced = overFloor >= c.onsetDecibels && 10 * log10(max(band, 1e-12)) >= c.silenceDecibels
-            && band >= c.bandShare * all
+        let loud = overFloor >= c.onsetDecibels && 10 * log10(max(band, 1e-12)) >= c.silenceDecibels
+        let voiced = loud && band >= c.bandShare * all && periodicity() >= c.periodicity
         voicedRun = voiced ? voicedRun + 1 : max(0, voicedRun - 1)
-        if voiced && (voicedRun >= 2 || lastVoiced.map { time - $0 <= c.hangover } == true) { lastVoiced = time }
+        let wasActive = lastVoiced.map { time - $0 <= c.hangover } ?? false
+        if voiced && (voicedRun >= 2 || wasActive) { lastVoiced = time }
         let active = lastVoiced.map { time - $0 <= c.hangover } ?? false
+        if active && !wasActive {
+            // The onset reaches back over the loud hops just before it (a word's first consonant).
+            var k = decisions.count - 1, reach = Int((c.onsetReach / c.hop).rounded())
+            while k >= 0, reach > 0, loudHops.count > k, loudHops[k], !decisions[k].active, time - decisions[k].time <= c.onsetReach {
+                decisions[k].active = true
+                k -= 1
+                reach -= 1
+            }
+        }
         decisions.append((time, active, active ? max(0, overFloor) : 0))
+        loudHops.append(loud)
+        if loudHops.count > decisions.count { loudHops.removeFirst(loudHops.count - decisions.count) }
+    }
+
+    /// The highest normalised autocorrelation of the band over the last two hops at the lags of
+    /// a voice's pitches (0…1; 0 without enough samples).
+    private func periodicity() -> Double {
+        let c = configuration
+        let rate = Double(rate) / Double(decimation)
+        let shortest = max(2, Int(rate / c.highestPitch)), longest = Int(rate / c.lowestPitch)
+        let n = pitchWindow.count
+        guard n > longest + 16 else { return 0 }
+        var best = 0.0
+        pitchWindow.withUnsafeBufferPointer { x in
+            for lag in shortest...longest {
+                var xy: Float = 0, xx: Float = 0, yy: Float = 0
+                for i in 0..<(n - lag) {
+                    let a = x[i], b = x[i + lag]
+                    xy += a * b
+                    xx += a * a
+                    yy += b * b
+                }
+                guard xx > 0, yy > 0 else { continue }
+                best = max(best, Double(xy / (xx * yy).squareRoot()))
+            }
+        }
+        return best
     }
 
     /// What was heard at `time` (seconds); `nil` when that instant was not heard (before the
@@ -160,7 +228,10 @@ public struct VoiceActivityDetector: Sendable {
 
     /// Forgets decisions older than `time`.
     public mutating func forget(before time: Double) {
-        if let k = decisions.firstIndex(where: { $0.time >= time }), k > 0 { decisions.removeFirst(k) }
+        if let k = decisions.firstIndex(where: { $0.time >= time }), k > 0 {
+            decisions.removeFirst(k)
+            loudHops.removeFirst(min(k, loudHops.count))
+        }
     }
 
     /// The stretches of voice in a whole recording (one channel): (start, end) in seconds from

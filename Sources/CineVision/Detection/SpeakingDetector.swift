@@ -36,6 +36,14 @@ public struct SpeakingDetector: Sendable {
         /// between words), seconds: how long the mouth has moved in a turn (``Speaking/evidence``)
         /// keeps counting across them.
         public var streakGap = 0.6
+        /// Over how long a face's openings are matched against the voice's loudness, seconds.
+        public var syncSpan = 1.0
+        /// Readings with a known voice level a face needs in the span before the match counts.
+        public var syncSamples = 8
+        /// While a voice is heard, a face whose openings correlate with its loudness less than
+        /// this (Pearson, −1…1) over the span is not the one speaking: a listener chewing or
+        /// smiling while someone else talks.
+        public var minimumSync = 0.2
         /// Creates the defaults.
         public init() {}
     }
@@ -53,7 +61,8 @@ public struct SpeakingDetector: Sendable {
     }
 
     private struct Face: Sendable {
-        var samples: [(time: Double, opening: Double)] = []
+        /// Openings, with how loud the voice was (dB over the room's floor) when each was read.
+        var samples: [(time: Double, opening: Double, level: Double?)] = []
         var lastOpening: (time: Double, excess: Double)?
         var streakStart: Double?
         var streakOpenings = 0
@@ -71,12 +80,13 @@ public struct SpeakingDetector: Sendable {
         self.configuration = configuration
     }
 
-    /// Records face `id`'s mouth opening at `time` (seconds, increasing per face).
-    public mutating func observe(id: Int, time: Double, opening: Double) {
+    /// Records face `id`'s mouth opening at `time` (seconds, increasing per face), and how loud
+    /// the voice was then (``VoiceActivityDetector/Voice/level``; `nil` when no sound is heard).
+    public mutating func observe(id: Int, time: Double, opening: Double, voiceLevel: Double? = nil) {
         let c = configuration
         var f = faces[id] ?? Face()
         f.samples.removeAll { time - $0.time > c.baselineSpan }
-        f.samples.append((time, opening))
+        f.samples.append((time, opening, voiceLevel))
         f.lastSeen = time
         let closed = Self.percentile(f.samples.map(\.opening), c.baselinePercentile)
         let excess = opening - closed
@@ -119,10 +129,33 @@ public struct SpeakingDetector: Sendable {
         else {
             return Speaking(speaking: false, score: 0, evidence: 0)
         }
+        if voice == true, let sync = Self.sync(f.samples.filter { time - $0.time <= c.syncSpan }, minimum: c.syncSamples),
+           sync < c.minimumSync
+        {
+            return Speaking(speaking: false, score: 0, evidence: 0)
+        }
         let fade = 1 - 0.5 * max(0, time - last.time) / c.hold
         let score = max(0.5, min(1, last.excess / (2 * c.openingThreshold) * fade))
         return Speaking(speaking: true, score: score,
                         evidence: last.time - (f.streakStart ?? last.time))
+    }
+
+    /// How well a face's openings follow the voice's loudness: their Pearson correlation over
+    /// `samples` with a known level; `nil` with fewer than `minimum` of them, or when either
+    /// does not vary.
+    static func sync(_ samples: [(time: Double, opening: Double, level: Double?)], minimum: Int) -> Double? {
+        let pairs = samples.compactMap { s in s.level.map { (s.opening, $0) } }
+        guard pairs.count >= minimum else { return nil }
+        let n = Double(pairs.count)
+        let mx = pairs.map(\.0).reduce(0, +) / n, my = pairs.map(\.1).reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for (x, y) in pairs {
+            sxy += (x - mx) * (y - my)
+            sxx += (x - mx) * (x - mx)
+            syy += (y - my) * (y - my)
+        }
+        guard sxx > 1e-12, syy > 1e-9 else { return nil }
+        return sxy / (sxx * syy).squareRoot()
     }
 
     /// Forgets faces not observed since `time`.

@@ -76,7 +76,8 @@ public struct SyntheticScene: Sendable {
             scripts = SubjectScript.standing(
                 count: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed,
                 characterCount: library.characters.count, clothingCount: library.clothing.count, camera: camera)
-            talk = TalkScript(speakers: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed)
+            talk = TalkScript(speakers: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed,
+                              chewing: configuration.chewing)
         } else {
             scripts = SubjectScript.schedule(
                 count: configuration.subjectCount, duration: configuration.duration,

@@ -60,6 +60,10 @@ extension SyntheticScene {
         /// the lens at seeded times to show it, then lowers it again (``ShowcaseScript``,
         /// ``SyntheticScene/showcase``). Implies the props. Off by default.
         public var showcase = false
+        /// In a talk scene, a listener chews during some long turns: their lips open and close
+        /// about 1.6 times a second without a sound (``TalkScript/chews``). The truth keeps them
+        /// silent. Off by default.
+        public var chewing = false
 
         /// Creates a configuration; the defaults are a 1280 × 720, 30 fps, 20 s scene with a
         /// 6.5 cm baseline, a 60° field of view, mild noise (1 % of full scale) and three subjects.

@@ -28,13 +28,25 @@ struct TalkScript: Sendable, Hashable {
     /// The turns, in time order, not overlapping.
     let turns: [Turn]
 
+    /// A listener chewing: their lips open and close without a sound from `start` to `end`.
+    struct Chew: Sendable, Hashable {
+        let listener: Int
+        let start: Double
+        let end: Double
+    }
+
+    /// The chewing listeners (with `chewing`): during half the turns of 2 s or more, one
+    /// listener chews for 1–2 s from half a second in.
+    let chews: [Chew]
+
     /// A conversation over `duration` seconds among `speakers` people (none with fewer than
     /// two). Turns start at 0.5 s; one in five is a one-word reply (0.25–0.5 s), the others last
     /// 2–5 s; pauses between turns are 0.2–0.8 s; the next speaker is never the one who just
     /// spoke. The last turn ends at least 0.3 s before `duration`.
-    init(speakers: Int, duration: Double, seed: UInt64) {
+    init(speakers: Int, duration: Double, seed: UInt64, chewing: Bool = false) {
         guard speakers >= 2 else {
             turns = []
+            chews = []
             return
         }
         var random = SeededRandom(seed: seed ^ 0x7A1C_5C41)
@@ -66,6 +78,17 @@ struct TalkScript: Sendable, Hashable {
             speaker = next >= speaker ? next + 1 : next
         }
         turns = out
+        // Drawn apart from the turns, so a scene with chewing has the same conversation.
+        var chewRandom = SeededRandom(seed: seed ^ 0xC4E3_0F11)
+        var chews: [Chew] = []
+        for turn in out where chewing && turn.end - turn.start >= 2 {
+            guard chewRandom.unit() < 0.5 else { continue }
+            let k = Int(chewRandom.unit() * Double(speakers - 1)) % (speakers - 1)
+            let start = turn.start + 0.5
+            chews.append(Chew(listener: k >= turn.speaker ? k + 1 : k, start: start,
+                              end: min(turn.end, start + chewRandom.uniform(1, 2))))
+        }
+        self.chews = chews
     }
 
     /// The turn under way at `t`, if any.
@@ -84,6 +107,9 @@ struct TalkScript: Sendable, Hashable {
 
     /// How far `speaker`'s mouth is open at `t`: 0 (closed) … 1.
     func mouthOpening(of speaker: Int, at t: Double) -> Double {
+        if let chew = chews.first(where: { $0.listener == speaker && $0.start <= t && t < $0.end }) {
+            return 0.6 * (0.5 - 0.5 * cos(2 * Double.pi * 1.6 * (t - chew.start)))
+        }
         guard let turn = turn(at: t), turn.speaker == speaker else { return 0 }
         for s in turn.syllables where t >= s.start && t < s.start + s.length {
             let phase = (t - s.start) / s.length
