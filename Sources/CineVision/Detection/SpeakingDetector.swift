@@ -37,13 +37,13 @@ public struct SpeakingDetector: Sendable {
         /// keeps counting across them.
         public var streakGap = 0.6
         /// Over how long a face's openings are matched against the voice's loudness, seconds.
-        public var syncSpan = 1.0
+        public var syncSpan = 1.2
         /// Readings with a known voice level a face needs in the span before the match counts.
         public var syncSamples = 8
         /// While a voice is heard, a face whose openings correlate with its loudness less than
         /// this (Pearson, −1…1) over the span is not the one speaking: a listener chewing or
         /// smiling while someone else talks.
-        public var minimumSync = 0.2
+        public var minimumSync = 0.25
         /// Creates the defaults.
         public init() {}
     }
@@ -118,6 +118,11 @@ public struct SpeakingDetector: Sendable {
         if voice == false { return Speaking(speaking: false, score: 0, evidence: 0) }
         // Heard: one clear opening (twice the threshold) is enough; a listener's twitch is not.
         let clear = f.lastOpening.map { $0.excess >= 2 * c.openingThreshold } ?? false
+        // How well this mouth follows the voice; a mouth that does not is a listener's.
+        let sync = voice == true
+            ? Self.sync(f.samples.filter { time - $0.time <= c.syncSpan }, minimum: c.syncSamples) : nil
+        if let sync, sync < c.minimumSync { return Speaking(speaking: false, score: 0, evidence: 0) }
+        // One clear opening is enough while the voice is heard (a listener's twitch is not clear).
         let needed = voice == true && clear ? 1 : c.minimumOpenings
         var lo = Double.infinity, hi = -Double.infinity
         for s in f.samples where time - s.time <= c.movementSpan {
@@ -127,11 +132,6 @@ public struct SpeakingDetector: Sendable {
         guard let last = f.lastOpening, time - last.time <= c.hold, f.runOpenings >= needed,
               hi - lo >= c.openingThreshold
         else {
-            return Speaking(speaking: false, score: 0, evidence: 0)
-        }
-        if voice == true, let sync = Self.sync(f.samples.filter { time - $0.time <= c.syncSpan }, minimum: c.syncSamples),
-           sync < c.minimumSync
-        {
             return Speaking(speaking: false, score: 0, evidence: 0)
         }
         let fade = 1 - 0.5 * max(0, time - last.time) / c.hold
