@@ -40,7 +40,7 @@ public struct AssetSinkNode: Node {
     @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame") public var detections: Detections?
     @OptionalInput("Focus of each frame") public var focus: FocusState?
-    @OptionalInput("Sound of each frame's interval (the synthetic camera's audio, a microphone node), recorded as it comes as lossless FLAC; a frame without sound records silence. Exclusive with the audio parameter")
+    @OptionalInput("Sound of each frame's interval (the synthetic camera's sound, a camera's microphone), recorded as it comes as lossless FLAC; a frame without sound records silence. Exclusive with the audio parameter")
     public var sound: AudioBlock?
     @Parameter(default: "take-{time}.cine.mkv", "Output path (.mkv); {time} {date} {node} expand") public var path: String
     @Parameter(default: .high, "Video quality: high (x264 q18) or lossless") public var quality: AssetQuality

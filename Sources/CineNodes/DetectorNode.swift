@@ -53,7 +53,7 @@ public struct DetectorNode: Node {
 
     @Input(formats: [.gray8, .i420, .nv12], "Frames (the luma is used)") public var image: Image
     @OptionalInput("Disparity of each frame, for per-object disparity and salient objects") public var disparity: DisparityMap?
-    @OptionalInput("Sound of each frame's interval (a microphone; the synthetic camera's audio): a face counts as speaking only while a voice is heard, and from its first opening; unconnected, or before the first sound, the lips decide alone")
+    @OptionalInput("Sound of each frame's interval (a camera's microphone, the synthetic camera's sound): a face counts as speaking only while a voice is heard and its mouth follows it, from its first clear opening; unconnected, or before the first sound, the lips decide alone")
     public var sound: AudioBlock?
     @Output("Tracked objects of each frame") public var detections: Detections
 

@@ -13,9 +13,13 @@
 /// least the threshold within the last ``Configuration/movementSpan`` — a mouth that moves, not
 /// one held open. The score grows with the latest opening's size.
 ///
+/// With the sound (``state(of:at:voice:)``, the voice level given to each
+/// ``observe(id:time:opening:voiceLevel:)``), the voice gates the lips: no voice, no speaker; a
+/// voice, and a face speaks from its first clear opening if its mouth follows the voice.
+///
 /// Causal (live): a speaker is reported from the second opening (≈ 0.2 s into speech at 10
-/// detection rounds a second) until ``Configuration/hold`` after the last one. Deterministic;
-/// no allocation beyond a few samples a face.
+/// detection rounds a second; the first with a voice heard) until ``Configuration/hold`` after
+/// the last one. Deterministic; no allocation beyond a few samples a face.
 public struct SpeakingDetector: Sendable {
     /// The detector's knobs.
     public struct Configuration: Sendable, Hashable {
@@ -108,15 +112,18 @@ public struct SpeakingDetector: Sendable {
 
     /// Face `id`'s state at `time` (at or after its last observation); `nil` for a face never observed.
     ///
-    /// `voice` is what the microphone heard at `time` (``VoiceActivityDetector``): `false` (no
-    /// voice) and no face is speaking, however its lips move — chewing, a smile, silent
-    /// mouthing; `true` and a face speaks from its first clear opening (twice
-    /// the threshold: the voice confirms what one opening suggests); `nil` (no sound, or not heard yet) and the lips decide alone.
+    /// `voice` is what the microphone heard at `time` (``VoiceActivityDetector``):
+    /// - `false` (no voice): no face is speaking, however its lips move (chewing, a smile,
+    ///   silent mouthing);
+    /// - `true`: a face speaks from its first clear opening (twice the threshold: the voice
+    ///   confirms what one opening suggests), unless its openings do not follow the voice's
+    ///   loudness over ``Configuration/syncSpan`` (a listener chewing while someone talks;
+    ///   ``Configuration/minimumSync``);
+    /// - `nil` (no sound, or not heard yet): the lips decide alone.
     public func state(of id: Int, at time: Double, voice: Bool? = nil) -> Speaking? {
         guard let f = faces[id] else { return nil }
         let c = configuration
         if voice == false { return Speaking(speaking: false, score: 0, evidence: 0) }
-        // Heard: one clear opening (twice the threshold) is enough; a listener's twitch is not.
         let clear = f.lastOpening.map { $0.excess >= 2 * c.openingThreshold } ?? false
         // How well this mouth follows the voice; a mouth that does not is a listener's.
         let sync = voice == true
