@@ -282,12 +282,13 @@ func runTalkBench() throws {
 }
 
 /// `TALK_ASSET=take.cine.mkv CineBench talk-take`: a take recorded live by graphs/interview.conf
-/// (the synthetic camera's seed 1, 3 people, 1280x720) scored against the scene's truth —
+/// (the synthetic camera's seed 1, 3 people, at the take's size) scored against the scene's truth —
 /// speaking found and false, focus on the speaker from 0.5 s into each turn, frames kept.
 func runTalkTakeBench() throws {
     guard let path = ProcessInfo.processInfo.environment["TALK_ASSET"] else { throw BenchError("set TALK_ASSET to a take of graphs/interview.conf") }
-    let (_, records) = try AssetTrackReader.readMetadata(path: path)
-    var c = SyntheticScene.Configuration(width: 1280, height: 720, seed: 1, subjectCount: 3)
+    let (header, records) = try AssetTrackReader.readMetadata(path: path)
+    // The scene at the take's own size: disparities scale with it.
+    var c = SyntheticScene.Configuration(width: header.referenceWidth, height: header.referenceHeight, seed: 1, subjectCount: 3)
     c.talk = true
     let scene = SyntheticScene(c)
     var s = TalkScore()
