@@ -89,8 +89,9 @@ func talkDetections(scene: SyntheticScene, faces: BlazeFaceDetector, landmarker:
         }
         for (gate, list) in [(nil, 0), (heard, 1)] as [(Bool?, Int)] {
             var d = tracker.report()
+            let states = speakers.states(of: d.map(\.id), at: t, voice: gate)
             for i in d.indices {
-                guard let s = speakers.state(of: d[i].id, at: t, voice: gate) else { continue }
+                guard let s = states[d[i].id] else { continue }
                 d[i].speaking = s.speaking
                 d[i].speakingScore = s.score
                 d[i].speakingFor = s.speaking ? s.evidence : nil

@@ -268,8 +268,9 @@ public struct DetectorNode: Node {
         }
         last = (image, disparity)
         detections = tracker.report()
+        let states = speakers.states(of: detections.filter { $0.type == .humanFace }.map(\.id), at: seconds, voice: heard?.active)
         for i in detections.indices where detections[i].type == .humanFace {
-            guard let s = speakers.state(of: detections[i].id, at: seconds, voice: heard?.active) else { continue }
+            guard let s = states[detections[i].id] else { continue }
             detections[i].speaking = s.speaking
             detections[i].speakingScore = s.score
             detections[i].speakingFor = s.speaking ? s.evidence : nil

@@ -118,19 +118,28 @@ import Testing
 }
 
 @Suite struct SpeakerSyncTests {
-    @Test func aListenerChewingWhileSomeoneSpeaksIsNotTheSpeaker() {
-        // Face 1 speaks from 1 to 5 s (syllables of 0.2 s); face 2 chews at 1.6 Hz from 2 to 4 s.
-        // The voice's loudness follows face 1's syllables.
+    /// Six seconds read 15 times a second: face 1 speaks from 1 to 5 s (syllables of 0.2 s) and
+    /// the voice's loudness follows its syllables; face 2's opening is `other(t, syllable)`.
+    /// `judge(t, lips)` is called after each reading.
+    static func conversation(other: (Double, Double) -> Double, judge: (Double, SpeakingDetector) -> Void) {
         var lips = SpeakingDetector()
-        var speaker = 0, chewer = 0, chewerByLips = 0, frames = 0
         for k in 0..<(6 * 15) {
             let t = Double(k) / 15
             let syllable = (1..<5).contains(t) ? sin(Double.pi * t.truncatingRemainder(dividingBy: 0.2) / 0.2) : 0
-            let chew = (2..<4).contains(t) ? 0.5 - 0.5 * cos(2 * Double.pi * 1.6 * (t - 2)) : 0
             let level = (1..<5).contains(t) ? 6 + 20 * syllable : 0
             lips.observe(id: 1, time: t, opening: 0.011 + 0.035 * syllable, voiceLevel: level)
-            lips.observe(id: 2, time: t, opening: 0.011 + 0.03 * chew, voiceLevel: level)
-            guard (2.6..<4).contains(t) else { continue }
+            lips.observe(id: 2, time: t, opening: other(t, syllable), voiceLevel: level)
+            judge(t, lips)
+        }
+    }
+
+    @Test func aListenerChewingWhileSomeoneSpeaksIsNotTheSpeaker() {
+        // Face 2 chews at 1.6 Hz from 2 to 4 s.
+        var speaker = 0, chewer = 0, chewerByLips = 0, frames = 0
+        Self.conversation(other: { t, _ in
+            0.011 + 0.03 * ((2..<4).contains(t) ? 0.5 - 0.5 * cos(2 * Double.pi * 1.6 * (t - 2)) : 0)
+        }) { t, lips in
+            guard (2.6..<4).contains(t) else { return }
             frames += 1
             if lips.state(of: 1, at: t, voice: true)!.speaking { speaker += 1 }
             if lips.state(of: 2, at: t, voice: true)!.speaking { chewer += 1 }
@@ -139,6 +148,31 @@ import Testing
         #expect(speaker == frames, "the speaker: \(speaker) of \(frames)")
         #expect(chewerByLips > frames / 2, "the lips alone take the chewing for speech: \(chewerByLips) of \(frames)")
         #expect(chewer == 0, "the chewing listener, heard against the voice: \(chewer) of \(frames)")
+    }
+
+    @Test func oneVoiceOneSpeakerTheMouthThatFollowsItBest() {
+        // Face 2 chews, and half its movement happens to fall with face 1's syllables: alone it
+        // would pass the match; beside face 1, whose mouth follows the voice better, it does not.
+        var speaker = 0, other = 0, otherAlone = 0, frames = 0
+        var last: SpeakingDetector?
+        Self.conversation(other: { t, syllable in
+            0.011 + 0.02 * syllable + 0.02 * ((1..<5).contains(t) ? 0.5 - 0.5 * cos(2 * Double.pi * 1.6 * (t - 1)) : 0)
+        }) { t, lips in
+            last = lips
+            guard (2..<5).contains(t) else { return }
+            frames += 1
+            let both = lips.states(of: [1, 2], at: t, voice: true)
+            if both[1]!.speaking { speaker += 1 }
+            if both[2]!.speaking { other += 1 }
+            if lips.state(of: 2, at: t, voice: true)!.speaking { otherAlone += 1 }
+        }
+        #expect(speaker == frames, "the speaker: \(speaker) of \(frames)")
+        #expect(otherAlone > frames / 2, "alone, the half-following mouth passes: \(otherAlone) of \(frames)")
+        #expect(other == 0, "beside the speaker it does not: \(other) of \(frames)")
+        // Without a voice heard, no exclusivity: the lips decide for each face.
+        let lips = last!
+        let silent = lips.states(of: [1, 2], at: 4, voice: nil)
+        #expect(silent[1] == lips.state(of: 1, at: 4) && silent[2] == lips.state(of: 2, at: 4))
     }
 }
 

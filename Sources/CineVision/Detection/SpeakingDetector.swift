@@ -147,6 +147,25 @@ public struct SpeakingDetector: Sendable {
                         evidence: last.time - (f.streakStart ?? last.time))
     }
 
+    /// The states of faces `ids` at `time` (``state(of:at:voice:)``), seen together: while a
+    /// voice is heard, of several faces that pass, only the one whose mouth follows the voice
+    /// best is speaking (one voice, one speaker: the others are listeners whose lips moved).
+    /// Faces never observed are left out.
+    public func states(of ids: [Int], at time: Double, voice: Bool? = nil) -> [Int: Speaking] {
+        var out: [Int: Speaking] = [:]
+        for id in ids { out[id] = state(of: id, at: time, voice: voice) }
+        guard voice == true else { return out }
+        let speaking = out.filter { $0.value.speaking }.keys
+        guard speaking.count > 1 else { return out }
+        let c = configuration
+        let syncs = speaking.map { id in
+            (id, faces[id].flatMap { f in Self.sync(f.samples.filter { time - $0.time <= c.syncSpan }, minimum: c.syncSamples) })
+        }
+        guard let best = syncs.compactMap({ s in s.1.map { (s.0, $0) } }).max(by: { $0.1 < $1.1 }) else { return out }
+        for (id, _) in syncs where id != best.0 { out[id] = Speaking(speaking: false, score: 0, evidence: 0) }
+        return out
+    }
+
     /// How well a face's openings follow the voice's loudness: their Pearson correlation over
     /// `samples` with a known level; `nil` with fewer than `minimum` of them, or when either
     /// does not vary.
