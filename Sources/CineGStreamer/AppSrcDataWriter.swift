@@ -31,11 +31,16 @@ public final class AppSrcDataWriter: @unchecked Sendable {
 
     /// Pushes `bytes` stamped at `presentationTime` nanoseconds, lasting `duration` nanoseconds.
     public func push(_ bytes: [UInt8], presentationTime: UInt64, duration: UInt64) throws {
+        try bytes.withUnsafeBytes { try push($0, presentationTime: presentationTime, duration: duration) }
+    }
+
+    /// Pushes the bytes `raw` points at (copied), stamped and lasting as for ``push(_:presentationTime:duration:)``.
+    public func push(_ raw: UnsafeRawBufferPointer, presentationTime: UInt64, duration: UInt64) throws {
         try pipeline.checkForErrors()
-        guard let buffer = gst_buffer_new_allocate(nil, gsize(max(1, bytes.count)), nil) else {
+        guard let buffer = gst_buffer_new_allocate(nil, gsize(max(1, raw.count)), nil) else {
             throw GStreamerError(element: cg_element_name(src).map { String(cString: $0) }, message: "out of memory")
         }
-        bytes.withUnsafeBytes { raw in _ = gst_buffer_fill(buffer, 0, raw.baseAddress, gsize(raw.count)) }
+        if let base = raw.baseAddress { _ = gst_buffer_fill(buffer, 0, base, gsize(raw.count)) }
         cg_buffer_set_pts(buffer, guint64(presentationTime))
         cg_buffer_set_duration(buffer, guint64(duration))
         let flow = gst_app_src_push_buffer(cg_app_src(src), buffer)

@@ -232,11 +232,11 @@ public final class AssetWriter: @unchecked Sendable {
     /// first frame are dropped; where the sound skipped (blocks missing, a frame without one),
     /// silence is recorded so the track stays continuous and the muxer never waits on it.
     public func append(audio block: AudioBlock?, at timestamp: Timestamp) throws {
-        guard let sound, let format = soundFormat, let origin, !finished else { return }
+        guard sound != nil, let format = soundFormat, let origin, !finished else { return }
         let rate = Int64(format.sampleRate), channels = format.channels
         let frameEnd = (timestamp - origin).nanoseconds + Int64(1e9 / header.fps)
-        let soundEnd = soundWritten * 1_000_000_000 / rate
-        var samples: [Float] = []
+        var silence = 0
+        var kept: ArraySlice<Float> = []
         if let block {
             guard block.channels == channels, block.sampleRate == format.sampleRate else {
                 throw GStreamerError(element: "sound", message: "the sound at \(block.start) is \(block.channels) channels at \(block.sampleRate) Hz; the take's audio track is \(channels) at \(format.sampleRate) Hz")
@@ -245,22 +245,31 @@ public final class AssetWriter: @unchecked Sendable {
             guard start <= frameEnd + 1_000_000_000 else {
                 throw GStreamerError(element: "sound", message: "the sound at \(block.start) is \(String(format: "%.1f", Double(start - frameEnd) / 1e9)) s ahead of its frame at \(timestamp): it is not stamped on the frames' clock")
             }
+            let soundEnd = soundWritten * 1_000_000_000 / rate
             var first = 0
             if start < soundEnd {  // overlaps what is recorded (or precedes the first frame): drop the overlap
                 first = min(block.frameCount, Int((soundEnd - start) * rate / 1_000_000_000))
-            } else if start > soundEnd {  // a gap: silence up to the block
-                samples = [Float](repeating: 0, count: Int((start - soundEnd) * rate / 1_000_000_000) * channels)
+            } else {  // a gap: silence up to the block
+                silence = Int((start - soundEnd) * rate / 1_000_000_000)
             }
-            samples += block.samples[(first * channels)...]
-        } else if frameEnd > soundEnd {
-            samples = [Float](repeating: 0, count: Int((frameEnd - soundEnd) * rate / 1_000_000_000) * channels)
+            kept = block.samples[(first * channels)...]
+        } else {
+            silence = max(0, Int((frameEnd - soundWritten * 1_000_000_000 / rate) * rate / 1_000_000_000))
         }
-        let count = samples.count / channels
-        guard count > 0 else { return }
-        let duration = (soundWritten + Int64(count)) * 1_000_000_000 / rate - soundEnd
-        let bytes = samples.withUnsafeBytes { [UInt8]($0) }
-        try sound.push(bytes, presentationTime: UInt64(soundEnd), duration: UInt64(duration))
-        soundWritten += Int64(count)
+        if silence > 0 {
+            try [Float](repeating: 0, count: silence * channels).withUnsafeBytes { try pushSound($0, instants: silence) }
+        }
+        if !kept.isEmpty { try kept.withUnsafeBytes { try pushSound($0, instants: kept.count / channels) } }
+    }
+
+    /// Pushes `instants` of the graph's sound (`bytes`, interleaved float) after what is recorded.
+    private func pushSound(_ bytes: UnsafeRawBufferPointer, instants: Int) throws {
+        guard let sound, let format = soundFormat else { return }
+        let rate = Int64(format.sampleRate)
+        let start = soundWritten * 1_000_000_000 / rate
+        let end = (soundWritten + Int64(instants)) * 1_000_000_000 / rate
+        try sound.push(bytes, presentationTime: UInt64(start), duration: UInt64(end - start))
+        soundWritten += Int64(instants)
     }
 
     /// Ends every track, waits for the file to be finalised (index, duration), and closes it.

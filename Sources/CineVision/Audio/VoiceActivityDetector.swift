@@ -154,7 +154,7 @@ public struct VoiceActivityDetector: Sendable {
         let c = configuration
         recentEnergies.removeAll { time - $0.time > c.floorSpan }
         recentEnergies.append((time, band))
-        let floor = max(recentEnergies.map(\.energy).min() ?? band, 1e-12)
+        let floor = max(recentEnergies.min { $0.energy < $1.energy }?.energy ?? band, 1e-12)
         let overFloor = 10 * log10(max(band, 1e-12) / floor)
         let loud = overFloor >= c.onsetDecibels && 10 * log10(max(band, 1e-12)) >= c.silenceDecibels
         let voiced = loud && band >= c.bandShare * all && periodicity() >= c.periodicity

@@ -121,14 +121,41 @@ public struct SpeakingDetector: Sendable {
     ///   ``Configuration/minimumSync``);
     /// - `nil` (no sound, or not heard yet): the lips decide alone.
     public func state(of id: Int, at time: Double, voice: Bool? = nil) -> Speaking? {
-        guard let f = faces[id] else { return nil }
+        faces[id].map { evaluate($0, at: time, voice: voice).speaking }
+    }
+
+    /// The states of faces `ids` at `time` (``state(of:at:voice:)``), seen together: while a
+    /// voice is heard, of several faces that pass, only the one whose mouth follows the voice
+    /// best is speaking (one voice, one speaker: the others are listeners whose lips moved).
+    /// Faces never observed are left out.
+    public func states(of ids: [Int], at time: Double, voice: Bool? = nil) -> [Int: Speaking] {
+        var out: [Int: Speaking] = [:]
+        var best: (id: Int, sync: Double)?
+        var passing = 0
+        for id in ids {
+            guard let f = faces[id] else { continue }
+            let e = evaluate(f, at: time, voice: voice)
+            out[id] = e.speaking
+            guard e.speaking.speaking else { continue }
+            passing += 1
+            if let sync = e.sync, sync > best?.sync ?? -.infinity { best = (id, sync) }
+        }
+        guard voice == true, passing > 1, let best else { return out }
+        for (id, s) in out where s.speaking && id != best.id { out[id] = Self.silent }
+        return out
+    }
+
+    private static let silent = Speaking(speaking: false, score: 0, evidence: 0)
+
+    /// Face `f`'s state at `time` and how well its mouth follows the voice (`nil` when not
+    /// measured: no voice heard, or too few readings).
+    private func evaluate(_ f: Face, at time: Double, voice: Bool?) -> (speaking: Speaking, sync: Double?) {
         let c = configuration
-        if voice == false { return Speaking(speaking: false, score: 0, evidence: 0) }
+        if voice == false { return (Self.silent, nil) }
         let clear = f.lastOpening.map { $0.excess >= 2 * c.openingThreshold } ?? false
         // How well this mouth follows the voice; a mouth that does not is a listener's.
-        let sync = voice == true
-            ? Self.sync(f.samples.filter { time - $0.time <= c.syncSpan }, minimum: c.syncSamples) : nil
-        if let sync, sync < c.minimumSync { return Speaking(speaking: false, score: 0, evidence: 0) }
+        let sync = voice == true ? Self.sync(f.samples, since: time - c.syncSpan, minimum: c.syncSamples) : nil
+        if let sync, sync < c.minimumSync { return (Self.silent, sync) }
         // One clear opening is enough while the voice is heard (a listener's twitch is not clear).
         let needed = voice == true && clear ? 1 : c.minimumOpenings
         var lo = Double.infinity, hi = -Double.infinity
@@ -139,45 +166,34 @@ public struct SpeakingDetector: Sendable {
         guard let last = f.lastOpening, time - last.time <= c.hold, f.runOpenings >= needed,
               hi - lo >= c.openingThreshold
         else {
-            return Speaking(speaking: false, score: 0, evidence: 0)
+            return (Self.silent, sync)
         }
         let fade = 1 - 0.5 * max(0, time - last.time) / c.hold
         let score = max(0.5, min(1, last.excess / (2 * c.openingThreshold) * fade))
-        return Speaking(speaking: true, score: score,
-                        evidence: last.time - (f.streakStart ?? last.time))
-    }
-
-    /// The states of faces `ids` at `time` (``state(of:at:voice:)``), seen together: while a
-    /// voice is heard, of several faces that pass, only the one whose mouth follows the voice
-    /// best is speaking (one voice, one speaker: the others are listeners whose lips moved).
-    /// Faces never observed are left out.
-    public func states(of ids: [Int], at time: Double, voice: Bool? = nil) -> [Int: Speaking] {
-        var out: [Int: Speaking] = [:]
-        for id in ids { out[id] = state(of: id, at: time, voice: voice) }
-        guard voice == true else { return out }
-        let speaking = out.filter { $0.value.speaking }.keys
-        guard speaking.count > 1 else { return out }
-        let c = configuration
-        let syncs = speaking.map { id in
-            (id, faces[id].flatMap { f in Self.sync(f.samples.filter { time - $0.time <= c.syncSpan }, minimum: c.syncSamples) })
-        }
-        guard let best = syncs.compactMap({ s in s.1.map { (s.0, $0) } }).max(by: { $0.1 < $1.1 }) else { return out }
-        for (id, _) in syncs where id != best.0 { out[id] = Speaking(speaking: false, score: 0, evidence: 0) }
-        return out
+        return (Speaking(speaking: true, score: score, evidence: last.time - (f.streakStart ?? last.time)), sync)
     }
 
     /// How well a face's openings follow the voice's loudness: their Pearson correlation over
-    /// `samples` with a known level; `nil` with fewer than `minimum` of them, or when either
-    /// does not vary.
-    static func sync(_ samples: [(time: Double, opening: Double, level: Double?)], minimum: Int) -> Double? {
-        let pairs = samples.compactMap { s in s.level.map { (s.opening, $0) } }
-        guard pairs.count >= minimum else { return nil }
-        let n = Double(pairs.count)
-        let mx = pairs.map(\.0).reduce(0, +) / n, my = pairs.map(\.1).reduce(0, +) / n
+    /// the `samples` from `start` on with a known level; `nil` with fewer than `minimum` of
+    /// them, or when either does not vary.
+    static func sync(_ samples: [(time: Double, opening: Double, level: Double?)], since start: Double, minimum: Int)
+        -> Double?
+    {
+        var n = 0.0, mx = 0.0, my = 0.0
+        for s in samples where s.time >= start {
+            guard let y = s.level else { continue }
+            n += 1
+            mx += s.opening
+            my += y
+        }
+        guard n >= Double(minimum) else { return nil }
+        mx /= n
+        my /= n
         var sxy = 0.0, sxx = 0.0, syy = 0.0
-        for (x, y) in pairs {
-            sxy += (x - mx) * (y - my)
-            sxx += (x - mx) * (x - mx)
+        for s in samples where s.time >= start {
+            guard let y = s.level else { continue }
+            sxy += (s.opening - mx) * (y - my)
+            sxx += (s.opening - mx) * (s.opening - mx)
             syy += (y - my) * (y - my)
         }
         guard sxx > 1e-12, syy > 1e-9 else { return nil }

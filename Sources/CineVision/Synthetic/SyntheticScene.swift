@@ -49,6 +49,8 @@ public struct SyntheticScene: Sendable {
     let scripts: [SubjectScript]
     /// Who speaks when (talk scenes only).
     let talk: TalkScript?
+    /// What a microphone in the scene hears (``sound(first:count:sampleRate:)``).
+    let voice: SyntheticVoice
     /// When the cup is raised to be shown (showcase scenes only).
     public let showcase: ShowcaseScript?
     let noiseTable: SensorNoiseTable
@@ -85,6 +87,8 @@ public struct SyntheticScene: Sendable {
                 clothingCount: library.clothing.count)
             talk = nil
         }
+        voice = SyntheticVoice(script: talk ?? TalkScript(speakers: 0, duration: 0, seed: 0),
+                               speakers: configuration.subjectCount, seed: configuration.seed)
         showcase = configuration.showcase ? ShowcaseScript(duration: configuration.duration, seed: configuration.seed) : nil
         noiseTable = SensorNoiseTable(
             standardDeviation: configuration.noise * 255, width: configuration.width,

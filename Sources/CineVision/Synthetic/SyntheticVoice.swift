@@ -89,9 +89,6 @@ extension SyntheticScene {
     /// the room's hiss; any other scene, the hiss alone. Past ``Configuration/duration`` the
     /// scene repeats, its sound with it.
     public func sound(first: Int, count: Int, sampleRate: Int) -> [Float] {
-        let voice = SyntheticVoice(
-            script: talk ?? TalkScript(speakers: 0, duration: 0, seed: 0), speakers: configuration.subjectCount,
-            seed: configuration.seed)
         let period = max(1, Int((configuration.duration * Double(sampleRate)).rounded()))
         var out: [Float] = []
         out.reserveCapacity(count)
