@@ -53,6 +53,8 @@ struct CineBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // `CineBench tensors DIR PHOTO...`: the models' tensors for Benchmarks/detector/tensors.py.
         if arguments.first == "tensors" { return try runTensorDump(Array(arguments.dropFirst())) }
+        // `CineBench mjpeg`: calibrate's side-by-side MJPEG measure alone.
+        if arguments.first == "mjpeg" { return try runMJPEGBench() }
         if arguments.first == "talk-take" {
             do { try runTalkTakeBench() } catch {
                 print("CineBench talk-take: \(error)")
