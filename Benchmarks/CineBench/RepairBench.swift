@@ -1,8 +1,10 @@
 // CineBench repair: a take a weak machine recorded, repaired after the take, against the same
 // scene recorded with headroom. Benchmarks/repair/take.conf (graphs/cinematic.conf, unstabilized,
-// 20 s) is recorded twice by the release binary — with headroom (every frame's analysis computed)
-// and live confined to one core (the analysis carried forward on most frames) — then
-// `cinegraph render --repair` repairs the weak take. Every 10th frame of the headroom take's video
+// 20 s) is recorded by the release binary with headroom (every frame's analysis computed), and
+// twice live on one core shared with busy loops (REPAIR_BUSY, 3: the depth computed on a frame in
+// twenty or fewer) — keeping its stereo pair (the asset's right input) and not — then
+// `cinegraph render --repair` repairs each weak take: matching the depth again on the kept pair,
+// or moving the computed maps. Every 10th frame of the headroom take's video
 // is rendered in process (BokehRenderer, the recorded focus and aperture) from each take's
 // analysis at the same instant; PSNR against the headroom render: as recorded, and repaired.
 // REPAIR_STRONG / REPAIR_WEAK name existing takes instead of recording them.
@@ -12,32 +14,111 @@ import CineVision
 import Foundation
 
 func runRepairBench() throws {
-    print("\nrepair after the take — the same 20 s scene recorded with headroom and on one core, 1080p, renders compared in process")
     let env = ProcessInfo.processInfo.environment
+    let busy = Int(env["REPAIR_BUSY"] ?? "") ?? 3
+    print("\nrepair after the take — the same 20 s scene recorded with headroom and on one core shared with \(busy) busy loops, 1080p, renders compared in process")
     let bin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cinegraph").path
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cinegraph-bench-repair-\(getpid())").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
+    // The same take without the kept pair: repaired by moving the computed maps only.
+    let conf = "Benchmarks/repair/take.conf", withoutPair = "\(dir)/take-without-pair.conf"
+    try String(contentsOfFile: conf, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !$0.contains("right: camera.right") }.joined(separator: "\n")
+        .write(toFile: withoutPair, atomically: true, encoding: .utf8)
     let strong = env["REPAIR_STRONG"] ?? "\(dir)/strong.cine.mkv"
-    let weak = env["REPAIR_WEAK"] ?? "\(dir)/weak.cine.mkv"
-    func record(_ path: String, oneCore: Bool) throws {
+    func record(_ path: String, graph: String, weak: Bool) throws {
         let sets = ["--set", "asset.path=\(path)", "--set", "meta.path=\(dir)/meta.jsonl", "--set", "viewfinder.port=8398"]
-        let args = ["run", "Benchmarks/repair/take.conf", "--quiet"] + sets + (oneCore ? [] : ["--set", "camera.live=false"])
-        _ = try spawnWall(oneCore ? ["taskset", "-c", "0", bin] + args : [bin] + args, output: "\(dir)/record.log")
+        let args = ["run", graph, "--quiet"] + sets + (weak ? [] : ["--set", "camera.live=false"])
+        // A weak machine: one core, shared with busy loops (a slower CPU, a browser, a call).
+        var loops: [Process] = []
+        defer { for p in loops { p.terminate() } }
+        for _ in 0..<(weak ? busy : 0) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            p.arguments = ["-c", "0", "sh", "-c", "while :; do :; done"]
+            try p.run()
+            loops.append(p)
+        }
+        _ = try spawnWall(weak ? ["taskset", "-c", "0", bin] + args : [bin] + args, output: "\(dir)/record.log")
     }
-    if env["REPAIR_STRONG"] == nil { try record(strong, oneCore: false) }
-    if env["REPAIR_WEAK"] == nil { try record(weak, oneCore: true) }
-    let t = try spawnWall([bin, "render", weak, "--repair", "--quiet", "--preset", "ultrafast", "-o", "\(dir)/repaired.mp4"],
-                          output: "\(dir)/repair.log")
-    let repaired = weak.hasSuffix(".cine.mkv") ? String(weak.dropLast(9)) + ".repaired.cine.mkv" : weak + ".repaired.cine.mkv"
-    defer { if env["REPAIR_WEAK"] == nil { try? FileManager.default.removeItem(atPath: repaired) } }
-
+    if env["REPAIR_STRONG"] == nil { try record(strong, graph: conf, weak: false) }
     let (header, strongRecords) = try AssetTrackReader.readMetadata(path: strong)
+    var weakTakes: [(label: String, path: String)] = [("kept pair", env["REPAIR_WEAK"] ?? "\(dir)/weak.cine.mkv")]
+    if env["REPAIR_WEAK"] == nil {
+        try record(weakTakes[0].path, graph: conf, weak: true)
+        weakTakes.append(("no pair", "\(dir)/weak-without-pair.cine.mkv"))
+        try record(weakTakes[1].path, graph: withoutPair, weak: true)
+    }
+    var repairedTakes: [String] = []
+    defer { if env["REPAIR_WEAK"] == nil { for r in repairedTakes { try? FileManager.default.removeItem(atPath: r) } } }
+    for (label, weak) in weakTakes {
+        let t = try spawnWall([bin, "render", weak, "--repair", "--quiet", "--preset", "ultrafast", "-o", "\(dir)/repaired.mp4"],
+                              output: "\(dir)/repair.log")
+        let repaired = weak.hasSuffix(".cine.mkv") ? String(weak.dropLast(9)) + ".repaired.cine.mkv" : weak + ".repaired.cine.mkv"
+        repairedTakes.append(repaired)
+        try compare(label: label, weak: weak, repaired: repaired, repairSeconds: t, strong: strong, header: header, strongRecords: strongRecords)
+    }
+    // REPAIR_PICTURE=FILE.png: one frame (REPAIR_PICTURE_FRAME, 150) of each take's map beside the picture.
+    if let picture = env["REPAIR_PICTURE"], weakTakes.count == 2 {
+        let frame = Int(env["REPAIR_PICTURE_FRAME"] ?? "") ?? 150
+        try drawMaps(frame: frame, strong: strong, weak: weakTakes[0].path, moved: repairedTakes[1], matched: repairedTakes[0], to: picture)
+        print("wrote \(picture) (frame \(frame))")
+    }
+}
+
+/// Frame `index` of a track, read from the start.
+private func image(_ path: String, _ track: AssetTrackReader.Track, _ index: Int) throws -> Image {
+    let reader = try AssetTrackReader(path: path, track: track)
+    for _ in 0..<index { _ = try reader.nextImage() }
+    guard let (image, _) = try reader.nextImage() else { throw BenchError("\(path) has no frame \(index)") }
+    return image
+}
+
+/// Six panels of 640×360, two across: the picture and the map computed with headroom; the weak
+/// take's map as recorded (carried) and as repaired by moving the maps; as matched again on the
+/// kept pair, and the kept pair itself. Maps grey, brighter nearer, on the headroom map's range.
+private func drawMaps(frame: Int, strong: String, weak: String, moved: String, matched: String, to path: String) throws {
+    let (pw, ph) = (640, 360)
+    let out = Image(width: 2 * pw, height: 3 * ph, format: .i420)
+    for p in 1...2 { for y in 0..<out.plane(p).height { out.plane(p).row(y).initializeMemory(as: UInt8.self, repeating: 128, count: out.plane(p).width) } }
+    func paste(_ src: Image, column: Int, row: Int, colour: Bool, value: ((Int, Int) -> UInt8)? = nil) {
+        for p in 0..<(colour ? 3 : 1) {
+            let s = src.plane(p), d = out.plane(p)
+            let w = p == 0 ? pw : pw / 2, h = p == 0 ? ph : ph / 2
+            for y in 0..<h {
+                let dr = d.row(row * h + y, as: UInt8.self) + column * w
+                for x in 0..<w {
+                    let sx = x * s.width / w, sy = y * s.height / h
+                    dr[x] = value?(sx, sy) ?? s.row(sy, as: UInt8.self)[sx]
+                }
+            }
+        }
+    }
+    let maps = try [strong, weak, moved, matched].map { try image($0, .disparity, frame) }
+    // 16-bit samples (1/64 px); the range from the headroom map.
+    var top = 1
+    for y in 0..<maps[0].height { for x in 0..<maps[0].width { top = max(top, Int(maps[0].plane(0).row(y, as: UInt16.self)[x])) } }
+    for (k, map) in maps.enumerated() {
+        paste(map, column: k == 0 ? 1 : (k + 1) % 2, row: (k + 1) / 2, colour: false) { x, y in
+            UInt8(min(255, Int(map.plane(0).row(y, as: UInt16.self)[x]) * 255 / top))
+        }
+    }
+    paste(try image(strong, .video, frame), column: 0, row: 0, colour: true)
+    paste(try image(weak, .pair, frame), column: 1, row: 2, colour: false)
+    try ImageFile.write(out, to: path)
+}
+
+/// Renders every 10th frame of the headroom take from its own analysis, the weak take's and the
+/// repaired take's, and reports the PSNRs.
+private func compare(label: String, weak: String, repaired: String, repairSeconds t: Double, strong: String,
+                     header: AssetHeader, strongRecords: [AssetFrameRecord]) throws {
     let weakTake = try TakeAnalysis(path: weak)
     let repairedTake = try TakeAnalysis(path: repaired)
     let carried = weakTake.records.filter { !($0.carried ?? []).isEmpty }.count
-    report("weak take: frames kept / analysis carried", "\(weakTake.records.count) of \(strongRecords.count) / \(carried)")
-    report("repair (render --repair, whole process)", String(format: "%.1f s for a %.0f s take", t, Double(strongRecords.count) / header.fps))
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: weak)[.size] as? Int) ?? 0
+    report("\(label): weak take frames kept / analysis carried", "\(weakTake.records.count) of \(strongRecords.count) / \(carried) (\(bytes / 1_000_000) MB)")
+    report("\(label): repair (render --repair, whole process)", String(format: "%.1f s for a %.0f s take", t, Double(strongRecords.count) / header.fps))
 
     let video = try AssetTrackReader(path: strong, track: .video)
     let maps = try AssetTrackReader(path: strong, track: .disparity)
@@ -64,9 +145,9 @@ func runRepairBench() throws {
         compared += 1
     }
     func psnr(_ m: [Double]) -> Double { 10 * log10(255 * 255 / max(1e-9, m.reduce(0, +) / Double(max(1, m.count)))) }
-    report("weak take rendered as recorded vs headroom take", String(format: "%.1f dB (%d frames; focus >10 %% off on %d)", psnr(asRecorded), compared, focusOff.recorded))
-    report("weak take repaired vs headroom take", String(format: "%.1f dB (target ≥ 40 dB; focus >10 %% off on %d)", psnr(fixed), focusOff.repaired))
-    report("weak take repaired, frames whose focus agrees (the maps alone)", String(format: "%.1f dB (%d frames)", psnr(sameFocus), sameFocus.count))
+    report("\(label): weak take rendered as recorded vs headroom take", String(format: "%.1f dB (%d frames; focus >10 %% off on %d)", psnr(asRecorded), compared, focusOff.recorded))
+    report("\(label): weak take repaired vs headroom take", String(format: "%.1f dB (target ≥ 40 dB; focus >10 %% off on %d)", psnr(fixed), focusOff.repaired))
+    report("\(label): repaired, frames whose focus agrees (the maps alone)", String(format: "%.1f dB (%d frames)", psnr(sameFocus), sameFocus.count))
 }
 
 /// A take's disparity maps and focus, read in time order and found by time.

@@ -10,6 +10,8 @@ public final class AssetTrackReader: @unchecked Sendable {
     /// The tracks of an asset.
     public enum Track: String, Sendable, CaseIterable {
         case video, disparity, metadata
+        /// The stereo pair's luma at a quarter of the size, side by side (``AssetHeader/pairWidth``), when kept.
+        case pair
     }
 
     /// The header, read from the first metadata record (metadata track only, after the first read).
@@ -40,6 +42,8 @@ public final class AssetTrackReader: @unchecked Sendable {
             branch = "d.video_0 ! queue ! h264parse ! avdec_h264\(threads) ! videoconvert ! video/x-raw,format=I420"
         case .disparity:
             branch = "d.video_1 ! queue name=encoded ! avdec_ffv1 ! videoconvert ! video/x-raw,format=GRAY16_LE"
+        case .pair:
+            branch = "d.video_2 ! queue ! h264parse ! avdec_h264 ! videoconvert ! video/x-raw,format=I420"
         case .metadata:
             branch = "d.subtitle_0 ! queue"
         }

@@ -60,6 +60,8 @@ public final class AssetWriter: @unchecked Sendable {
     private let pipeline: Pipeline
     private let video: AppSrcWriter
     private let disparity: AppSrcWriter?
+    /// The kept pair (``AssetHeader/pairWidth``), when the asset keeps one.
+    private let pair: AppSrcWriter?
     private let metadata: AppSrcDataWriter
     /// The graph's sound (``Options/audioInput``).
     private let sound: AppSrcDataWriter?
@@ -101,6 +103,18 @@ public final class AssetWriter: @unchecked Sendable {
         d += "video/x-raw,format=I420 ! \(x264) key-int-max=\(keyInterval) ! h264parse ! queue ! mux.video_%u "
         if header.disparityWidth != nil {
             d += "appsrc name=disparity ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! avenc_ffv1 gop-size=1 ! queue ! mux.video_%u "
+        }
+        if header.pairWidth != nil {
+            // The third video track (after the disparity): the pair's luma at a quarter of the size, side by side.
+            guard header.disparityWidth != nil else {
+                throw GStreamerError(element: "pair", message: "an asset keeps the stereo pair only beside a disparity track")
+            }
+            d += "appsrc name=pair ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! "
+            // A fixed quantizer of 12 (0 for a lossless asset): the matcher needs the fine texture that
+            // the video's q18 smooths away (matched on q18, a carried map comes back barely better).
+            let q = options.quality == "lossless" ? 0 : 12
+            d += "x264enc speed-preset=\(options.speedPreset) tune=zerolatency pass=quant quantizer=\(q) key-int-max=\(keyInterval) ! "
+            d += "h264parse ! queue ! mux.video_%u "
         }
         // Request pads named explicitly: linking happens at parse time, before the appsrcs have caps.
         d += "appsrc name=metadata caps=text/x-raw,format=utf8 format=time ! queue ! mux.subtitle_%u"
@@ -159,6 +173,11 @@ public final class AssetWriter: @unchecked Sendable {
         } else {
             disparity = nil
         }
+        if let w = header.pairWidth, let h = header.pairHeight {
+            pair = try AppSrcWriter(pipeline: pipeline, name: "pair", format: .i420, width: w, height: h, fps: header.fps)
+        } else {
+            pair = nil
+        }
         metadata = try AppSrcDataWriter(pipeline: pipeline, name: "metadata", caps: "text/x-raw,format=utf8")
         soundFormat = options.audioInput
         if let input = options.audioInput {
@@ -191,9 +210,10 @@ public final class AssetWriter: @unchecked Sendable {
     public var hasDisparity: Bool { disparity != nil }
 
     /// Appends one frame: the reference view (I420, the header's size), its disparity map (required
-    /// when the asset has a disparity track) and its metadata record (its `time` is set here).
-    public func append(video image: Image, disparity map: DisparityMap?, record: AssetFrameRecord,
-                       at timestamp: Timestamp, pool: ImagePool? = nil) throws {
+    /// when the asset has a disparity track), the kept pair (``KeptPair/recorded(left:right:pool:)``,
+    /// required when the asset keeps one) and its metadata record (its `time` is set here).
+    public func append(video image: Image, disparity map: DisparityMap?, pair kept: Image? = nil,
+                       record: AssetFrameRecord, at timestamp: Timestamp, pool: ImagePool? = nil) throws {
         guard !finished else { throw GStreamerError(element: nil, message: "the asset \(path) is already finished") }
         guard image.width == header.referenceWidth, image.height == header.referenceHeight else {
             throw GStreamerError(element: "video", message: "frame is \(image.width)x\(image.height), the asset is \(header.referenceWidth)x\(header.referenceHeight)")
@@ -221,6 +241,13 @@ public final class AssetWriter: @unchecked Sendable {
                 throw GStreamerError(element: "disparity", message: "disparity is \(map.values.width)x\(map.values.height), the asset's track is \(header.disparityWidth ?? 0)x\(header.disparityHeight ?? 0)")
             }
             try disparity.push(map.quantized(scale: header.disparityScale, pool: pool), at: t)
+        }
+        if let pair {
+            guard let kept else { throw GStreamerError(element: "pair", message: "frame \(framesWritten) has no kept pair") }
+            guard kept.width == header.pairWidth, kept.height == header.pairHeight, kept.format == .i420 else {
+                throw GStreamerError(element: "pair", message: "the kept pair is \(kept.width)x\(kept.height) \(kept.format), the asset's track is \(header.pairWidth ?? 0)x\(header.pairHeight ?? 0) I420")
+            }
+            try pair.push(kept, at: t)
         }
         try metadata.push(bytes, presentationTime: UInt64(t.nanoseconds), duration: duration)
         lastFrameEnd = t.nanoseconds + Int64(duration)
@@ -279,6 +306,7 @@ public final class AssetWriter: @unchecked Sendable {
         finished = true
         video.endOfStream()
         disparity?.endOfStream()
+        pair?.endOfStream()
         metadata.endOfStream()
         sound?.endOfStream()
         if hasAudio {

@@ -24,6 +24,11 @@ public struct AssetHeader: Sendable, Hashable, Codable {
     public var focalLengthPixels: Double?
     /// Stereo baseline in metres, when known.
     public var baselineMetres: Double?
+    /// Size of the pair track, when there is one: both views' luma at a quarter of the size, side by side
+    /// (H.264, ``KeptPair``), kept so that depth can be matched again after the take
+    /// (`cinegraph render --repair`). Assets with it also have a disparity track.
+    public var pairWidth: Int?
+    public var pairHeight: Int?
     /// Channels of the audio track (FLAC, in the order the device delivered them), when there is one.
     public var audioChannels: Int?
     /// Sample rate of the audio track in Hz, when there is one.

@@ -27,7 +27,10 @@ public struct AssetSinkNode: Node {
         for every frame. `audio` records a microphone beside the video as lossless FLAC, starting \
         with the first frame (`audio-channels: 4` keeps an ambisonic microphone's four channels). \
         `calibration` stores the stereo calibration file in the header and takes the focal \
-        length and baseline from it.
+        length and baseline from it. With `right` (the camera's right view, `video` being its left, \
+        unstabilized) the asset keeps the stereo pair — both views' luma at half size, side by \
+        side — so that `cinegraph render --repair` can match the depth again where a weak machine \
+        carried it live.
         """
     public static let commands = [
         CommandDescription("status", "Path and frames written so far"),
@@ -40,6 +43,8 @@ public struct AssetSinkNode: Node {
     @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame") public var detections: Detections?
     @OptionalInput("Focus of each frame") public var focus: FocusState?
+    @OptionalInput(formats: [.i420, .nv12, .gray8], "The camera's right view (video being its left, unstabilized): the pair is kept, luma at half size, for matching depth again after the take (needs disparity)")
+    public var right: Image?
     @OptionalInput("Sound of each frame's interval (the synthetic camera's sound, a camera's microphone), recorded as it comes as lossless FLAC; a frame without sound records silence. Exclusive with the audio parameter")
     public var sound: AudioBlock?
     @Parameter(default: "take-{time}.cine.mkv", "Output path (.mkv); {time} {date} {node} expand") public var path: String
@@ -81,15 +86,32 @@ public struct AssetSinkNode: Node {
 
     /// Whether the `sound` input is wired (read when a take's file opens).
     private var isSoundConnected = false
+    /// Whether the `right` input is wired (read when a take's file opens).
+    private var isRightConnected = false
+    /// The last pair kept: sent again for an instant whose right view skipped.
+    private var lastPair: Image?
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         isSoundConnected = ctx.isWired($sound)
+        isRightConnected = ctx.isWired($right)
         let settings = self  // the writer is made from the parameters only on a take's first frame
         guard let writer = try take.file(&ctx, template: path, open: { try settings.makeWriter(at: $0) }) else { return }
         let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
                                       sceneStatus: focus?.sceneStatuses.names ?? [],
                                       carried: ctx.carried.isEmpty ? nil : ctx.carried)
-        try writer.append(video: video, disparity: disparity, record: record, at: ctx.timestamp, pool: ctx.pool)
+        var pair: Image?
+        if isRightConnected {
+            if let right {
+                guard right.width == video.width, right.height == video.height else {
+                    throw ParameterError(nil, "the right view is \(right.width)x\(right.height) but the video is \(video.width)x\(video.height): the views of a pair have one size")
+                }
+                pair = KeptPair.recorded(left: video, right: right, pool: ctx.pool)
+                lastPair = pair
+            } else {
+                pair = lastPair ?? KeptPair.recorded(left: video, right: video, pool: ctx.pool)
+            }
+        }
+        try writer.append(video: video, disparity: disparity, pair: pair, record: record, at: ctx.timestamp, pool: ctx.pool)
         if isSoundConnected { try writer.append(audio: sound, at: ctx.timestamp) }
     }
 
@@ -100,6 +122,12 @@ public struct AssetSinkNode: Node {
                                  fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
                                  baselineMetres: baseline > 0 ? baseline : nil)
         if !calibration.isEmpty { try Self.apply(calibrationFile: calibration, to: &header) }
+        if isRightConnected {
+            guard header.disparityWidth != nil else {
+                throw ParameterError(nil, "the right input keeps the stereo pair for matching depth again: connect disparity too")
+            }
+            (header.pairWidth, header.pairHeight) = KeptPair.size(width: video.width, height: video.height)
+        }
         var options = AssetWriter.Options()
         options.quality = quality.rawValue
         options.speedPreset = preset.rawValue

@@ -21,11 +21,14 @@ public struct AssetSourceNode: Node {
     @Output("Disparity of each frame") public var disparity: DisparityMap
     @Output("Detections recorded with each frame") public var detections: Detections
     @Output("Focus recorded with each frame (not produced when none was recorded)") public var focus: FocusState
+    @Output("The kept stereo pair (KeptPair) at the video's size, for matching depth again (only from an asset that kept its pair)")
+    public var stereo: StereoFrame
     @Parameter(default: "", "The asset (.mkv)") public var path: String
 
     private var videoTrack: AssetTrackReader?
     private var disparityTrack: AssetTrackReader?
     private var metadataTrack: AssetTrackReader?
+    private var pairTrack: AssetTrackReader?
     private var header: AssetHeader?
 
     public init() {}
@@ -55,6 +58,12 @@ public struct AssetSourceNode: Node {
             }
             header = h
             if h.disparityWidth != nil { disparityTrack = try AssetTrackReader(path: path, track: .disparity) }
+            if ctx.isConnected($stereo) {
+                guard h.pairWidth != nil else {
+                    throw ParameterError("path", "\(path) did not keep its stereo pair (the asset's right input keeps it): its depth cannot be matched again")
+                }
+                pairTrack = try AssetTrackReader(path: path, track: .pair, pool: ctx.pool)
+            }
         }
         ctx.timestamp = Timestamp(nanoseconds: record.time)
         video = frame
@@ -64,6 +73,12 @@ public struct AssetSourceNode: Node {
             }
             disparity = DisparityMap(quantized: samples, scale: h.disparityScale, referenceWidth: frame.width,
                                      referenceHeight: frame.height)
+        }
+        if let pairTrack {
+            guard let (kept, _) = try pairTrack.nextImage() else {
+                throw ParameterError("path", "\(path): the kept pair ends before frame \(ctx.frameIndex)")
+            }
+            stereo = KeptPair.restored(kept, width: frame.width, height: frame.height, pool: ctx.pool)
         }
         detections = record.detections
         if let f = record.focus { focus = f }

@@ -47,6 +47,7 @@ public enum DefaultGraphs {
             kind: asset
             video: camera.left
             disparity: depth.disparity
+            right: camera.right          # keeps the pair (a quarter size): --repair matches depth again where it was carried
             detections: focus.detections
             focus: focus.focus
             path: out/demo-{time}.cine.mkv

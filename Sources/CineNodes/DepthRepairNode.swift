@@ -18,13 +18,17 @@ public struct DepthRepairNode: Node {
         arrives, and fills each from the maps before and after it, moved with the picture: block \
         motion on the recorded video at the map's resolution, then per map cell whichever map's \
         moved picture matches this frame's best (docs/asset.md#repairing-a-take). Frames after the \
-        last computed map keep the map recorded. The video and the detections pass through with \
-        their frames. `cinegraph render --repair` builds it (`RepairGraph`).
+        last computed map keep the map recorded. With `recomputed` — the depth matched again on the \
+        take's kept stereo pair — a carried map is replaced by that frame's recomputed one at once, \
+        nothing is held or moved. The video and the detections pass through with their frames. \
+        `cinegraph render --repair` builds it (`RepairGraph`).
         """
 
     @Input(formats: [.i420, .gray8], "The recorded frames") public var video: Image
     @Input("The recorded disparity of each frame") public var disparity: DisparityMap
     @Input("The recorded detections of each frame") public var detections: Detections
+    @OptionalInput("The disparity matched again after the take (on the asset's kept pair): replaces carried maps")
+    public var recomputed: DisparityMap?
     @Output(name: "video", formatOf: "video", "The frames, unchanged") public var videoOut: Image
     @Output(name: "disparity", "The disparity: computed maps unchanged, carried ones re-made") public var repaired: DisparityMap
     @Output(name: "detections", "The detections, unchanged") public var detectionsOut: Detections
@@ -47,6 +51,11 @@ public struct DepthRepairNode: Node {
         let map = disparity
         let luma = LumaGrid(video, width: map.values.width, height: map.values.height)
         if let k = key, Self.sameSamples(k.map, map) {
+            if let recomputed {
+                filled += 1
+                send(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma), recomputed, &ctx)
+                return
+            }
             held.append(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma))
             return
         }

@@ -5,7 +5,9 @@
 import CineGraph
 import CineMedia
 
-/// Builds the configuration of a repair: asset-source → depth-repair → detector → focus → asset.
+/// Builds the configuration of a repair: asset-source → depth-repair → detector → focus → asset;
+/// for a take that kept its stereo pair, disparity → matte → depth-refine on the kept pair
+/// feed depth-repair the maps matched again.
 ///
 /// The recorded video is kept as it is (re-encoded at the asset's high quality); what a weak
 /// machine computed on only some frames live is computed again after the take: the disparity of
@@ -22,8 +24,17 @@ public enum RepairGraph {
                             preset: String = "veryfast") -> GraphSpec {
         var g = GraphSpec(name: "repair")
         g.add("source", kind: "asset-source", ["path": asset])
-        g.add("depth", kind: "depth-repair",
-              inputs: ["video": "source.video", "disparity": "source.disparity", "detections": "source.detections"], [:])
+        var repairInputs = ["video": "source.video", "disparity": "source.disparity", "detections": "source.detections"]
+        if header.pairWidth != nil {
+            // The take kept its stereo pair: the carried maps are matched again as the shipped
+            // stereo graphs match them live (disparity, person matte, depth-refine; their defaults).
+            g.add("disparity", kind: "disparity", inputs: ["stereo": "source.stereo"], [:])
+            g.add("matte", kind: "matte", inputs: ["image": "source.video"], [:])
+            g.add("refine", kind: "depth-refine",
+                  inputs: ["disparity": "disparity.disparity", "matte": "matte.matte", "stereo": "source.stereo"], [:])
+            repairInputs["recomputed"] = "refine.disparity"
+        }
+        g.add("depth", kind: "depth-repair", inputs: repairInputs, [:])
         g.add("faces", kind: "detector", inputs: ["image": "depth.video", "disparity": "depth.disparity"], ["every": 6])
         g.add("focus", kind: "focus", inputs: ["detections": "faces.detections", "disparity": "depth.disparity"],
               ["aperture": first.focus?.fNumber ?? 2.8])

@@ -72,4 +72,28 @@ import Testing
         #expect(remadeOff * 3 < carriedOff, "re-made \(remadeOff) cells off, carried \(carriedOff)")
         #expect(h.events.contains { $0.name == "repaired" && $0.fields["maps"] == "18" }, "\(h.events)")
     }
+
+    @Test func withMapsMatchedAgainCarriedOnesAreReplacedAtOnce() throws {
+        let scene = SyntheticScene(SyntheticScene.Configuration(width: 640, height: 360, fps: 30, seed: 1))
+        var h = try NodeHarness(DepthRepairNode.self)
+        try h.start()
+        var carried: DisparityMap?
+        var computed: [DisparityMap] = [], recomputed: [DisparityMap] = []
+        for i in 150..<160 {
+            let (video, truth) = Self.frame(scene, i)
+            if i % 5 == 0 { carried = truth }
+            computed.append(carried!)
+            recomputed.append(Self.frame(scene, i).1)
+            let sent = try h.process([\.$video: video, \.$disparity: carried!, \.$detections: Detections(), \.$recomputed: recomputed.last!],
+                                     at: Timestamp(frame: i, fps: 30))
+            // Nothing held: each frame leaves with its own instant.
+            try #require(sent.count == 1)
+            #expect(sent[0].timestamp == Timestamp(frame: i, fps: 30))
+            let map = try #require(sent[0][\.$repaired])
+            // Computed maps pass as recorded; carried ones are the maps matched again.
+            #expect(map.values.buffer === (i % 5 == 0 ? computed.last! : recomputed.last!).values.buffer, "frame \(i)")
+        }
+        _ = try h.finish()
+        #expect(h.events.contains { $0.name == "repaired" && $0.fields["maps"] == "8" }, "\(h.events)")
+    }
 }
