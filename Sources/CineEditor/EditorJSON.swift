@@ -108,7 +108,8 @@ struct ScriptReply: Encodable, Sendable {
     struct AddedTrack: Encodable, Sendable {
         var id: Int
         var first: Int
-        var boxes: [[Double]]
+        /// Frame `first + k`'s box, `null` where the object was not seen (hidden, out of the frame).
+        var boxes: [[Double]?]
     }
     var fNumber: Double
     var decisions: [Decision]
@@ -126,8 +127,12 @@ struct ScriptReply: Encodable, Sendable {
         let kinds: [FocusDecisionKind: Int] = [.base: 1, .weakUser: 2, .strongUser: 3]
         fNumber = s.script.fNumber
         tracks = s.changes.tracks.compactMap { t in
-            guard let first = t.samples.first.flatMap({ s.index(at: $0.time.seconds) }) else { return nil }
-            return AddedTrack(id: t.id, first: first, boxes: t.samples.map { [$0.bounds.x, $0.bounds.y, $0.bounds.width, $0.bounds.height] })
+            // One box per frame from the first sample's on; null where the object was not seen.
+            let placed = t.samples.compactMap { sample in s.index(at: sample.time.seconds).map { ($0, sample.bounds) } }
+            guard let first = placed.first?.0, let last = placed.last?.0, last >= first else { return nil }
+            var boxes = [[Double]?](repeating: nil, count: last - first + 1)
+            for (i, b) in placed { boxes[i - first] = [b.x, b.y, b.width, b.height] }
+            return AddedTrack(id: t.id, first: first, boxes: boxes)
         }
         decisions = s.script.decisions.map { d in
             var o = Decision(time: d.time.seconds, kind: d.kind.rawValue, index: s.index(at: d.time.seconds))

@@ -101,11 +101,13 @@ public final class TakePreview: Sendable {
     }
 
     /// The object at normalised point (`x`, `y`) of frame `index`, followed forward through the
-    /// take by its look until it is lost (hidden, or out of the frame) or `limit` frames have
-    /// passed: one sample per frame (time from `times`), its box, and its disparity (the robust
-    /// disparity inside the box in the recorded map). Empty when there is no object at the point
-    /// (the background, or too small or plain to follow). Decodes the frames at full resolution,
-    /// in order: about the take's decoding time.
+    /// take by its look, as live: one sample per frame it is seen (time from `times`), its box,
+    /// and its disparity (the robust disparity inside the box in the recorded map). When it is
+    /// lost (hidden, or out of the frame) it is searched for, and found again with the same
+    /// track; frames it was not seen have no sample (a gap: ``FocusTrack/isInGap(_:)``). Ends
+    /// when the tracker gives up (5 s lost) or after `limit` frames. Empty when there is no
+    /// object at the point (the background, or too small or plain to follow). Decodes the frames
+    /// at full resolution, in order: about the take's decoding time.
     public func follow(from index: Int, x: Double, y: Double, times: [Int64], limit: Int = 900) throws -> [FocusTrackSample] {
         try state.withLock { s throws -> [FocusTrackSample] in
             let header = self.header
@@ -120,16 +122,20 @@ public final class TakePreview: Sendable {
             var d = firstMap.robustDisparity(in: found.bounds, previous: found.disparity) ?? found.disparity
             var samples: [FocusTrackSample] = []
             if let d { samples.append(FocusTrackSample(time: Timestamp(nanoseconds: times[index]), bounds: tracker.bounds, disparity: d)) }
-            var i = index + 1
-            while i < min(times.count, index + limit) {
+            var i = index + 1, wasTracking = true
+            while i < min(times.count, index + limit), !tracker.isFinished {
                 let o = tracker.update(try s.video.image(at: i) { _, _ in })
-                guard case .tracking = o.status else { break }
-                d = try map(i).robustDisparity(in: o.bounds, previous: d) ?? d
-                if let d { samples.append(FocusTrackSample(time: Timestamp(nanoseconds: times[i]), bounds: o.bounds, disparity: d)) }
                 i += 1
+                guard case .tracking = o.status else {
+                    // The frames the tracker took to say it was lost are not the object's.
+                    if wasTracking { samples.removeLast(min(samples.count, tracker.configuration.missesToLose - 1)) }
+                    wasTracking = false
+                    continue
+                }
+                wasTracking = true
+                d = try map(i - 1).robustDisparity(in: o.bounds, previous: d) ?? d
+                if let d { samples.append(FocusTrackSample(time: Timestamp(nanoseconds: times[i - 1]), bounds: o.bounds, disparity: d)) }
             }
-            // The frames the tracker took to say it was lost are not the object's.
-            if i < min(times.count, index + limit) { samples.removeLast(min(samples.count, tracker.configuration.missesToLose - 1)) }
             return samples
         }
     }

@@ -160,7 +160,7 @@ import Testing
         let asset = folder + "/take.cine.mkv"
         let yaml = """
             nodes:
-              camera: { kind: synthetic, size: 640x360, live: false, duration: 8s, fps: 15, seed: 3, props: true }
+              camera: { kind: synthetic, size: 640x360, live: false, duration: 8s, fps: 15, seed: 1, props: true }
               focus: { kind: focus, detections: camera.detections, disparity: camera.disparity }
               asset: { kind: asset, video: camera.left, disparity: camera.disparity, detections: focus.detections,
                        focus: focus.focus, path: "\(asset)", fps: 15 }
@@ -169,7 +169,7 @@ import Testing
         #expect(summary.failures.isEmpty)
         let changesPath = folder + "/take.cine.changes.json"
         var (s, preview) = try Self.open(asset, changes: changesPath)
-        var c = SyntheticScene.Configuration(width: 640, height: 360, fps: 15, seed: 3)
+        var c = SyntheticScene.Configuration(width: 640, height: 360, fps: 15, seed: 1)
         c.props = true
         let scene = SyntheticScene(c)
         func ball(_ j: Int) -> SyntheticProp? {
@@ -184,18 +184,34 @@ import Testing
         let samples = try preview.follow(from: i, x: b.bounds.x + b.bounds.width / 2, y: b.bounds.y + b.bounds.height / 2,
                                          times: s.records.map(\.time))
         #expect(samples.count >= 10)
-        var overlapping = 0, inView = 0
+        // Each sample's frame; frames without one are where the ball was not seen.
+        let frameOf = Dictionary(uniqueKeysWithValues: s.records.enumerated().map { ($0.element.time, $0.offset) })
+        let sampled = samples.map { frameOf[$0.time.nanoseconds]! }
+        var overlapping = 0, inView = 0, missedInView = 0
         for (k, sample) in samples.enumerated() {
-            guard let t = ball(i + k), t.visibleFraction >= 0.75 else { continue }
+            guard let t = ball(sampled[k]), t.visibleFraction >= 0.75 else { continue }
             inView += 1
             if ObjectTracker.iou(sample.bounds, t.bounds) >= 0.5 { overlapping += 1 }
-            #expect(abs(sample.disparity - t.disparity) < 0.15 * t.disparity, "frame \(i + k): \(sample.disparity) vs \(t.disparity)")
+            #expect(abs(sample.disparity - t.disparity) < 0.15 * t.disparity, "frame \(sampled[k]): \(sample.disparity) vs \(t.disparity)")
         }
         #expect(Double(overlapping) >= 0.9 * Double(inView), "\(overlapping) of \(inView)")
+        // Hidden behind someone walking past and out again: found again, the same track. The
+        // frames the ball was hidden have no sample; few where it was in full view lack one.
+        let hidden = (i...sampled.last!).filter { (ball($0)?.visibleFraction ?? 0) < 0.25 }
+        #expect(hidden.count >= 3, "the ball must be hidden for the check to mean anything")
+        #expect(sampled.contains { j in hidden.contains { $0 < j } }, "found again after it was hidden at \(hidden)")
+        for j in i...sampled.last! where (ball(j)?.visibleFraction ?? 0) >= 0.75 && !sampled.contains(j) { missedInView += 1 }
+        #expect(missedInView <= 6, "\(missedInView) frames in full view without a sample")
+        #expect(hidden.filter { sampled.contains($0) }.count <= 1, "samples while hidden: \(hidden.filter { sampled.contains($0) })")
         let id = try s.addTrack(samples, at: i)
         #expect(s.focus[i].detectionID == id && s.focus[i].kind == .weakUser)
+        // While hidden the track has no box (the editor draws none); focus holds its plane.
+        let gap = Timestamp(nanoseconds: s.records[hidden[hidden.count / 2]].time)
+        let track = try #require(s.script.track(id: id))
+        #expect(track.isInGap(gap) && track.detection(at: gap) == nil && track.disparity(at: gap) != nil)
         // Focus follows the ball while it is followed (once the rack has landed).
         let later = i + min(samples.count - 1, 8)
+        #expect(sampled[min(samples.count - 1, 8)] == later, "the first frames are all sampled")
         #expect(s.focus[later].detectionID == id)
         #expect(abs(s.focus[later].disparity - samples[later - i].disparity) < 0.05 * samples[later - i].disparity + 0.2)
         // Saved, reopened and applied as a render applies it.

@@ -29,6 +29,17 @@ func customSamples(_ range: ClosedRange<Double>) -> [FocusTrackSample] {
         #expect(s.track(id: 99) == nil)
     }
 
+    @Test func aCustomTracksGapHasNoBoxButKeepsItsPlane() throws {
+        // Seen from 1 to 2 s and from 4 to 5 s (samples every 0.5 s), hidden in between.
+        var s = try scriptWithFrames(until: 6, [(1, 80, 0...6)])
+        let track = try s.addCustomTrack(customSamples(1...2) + customSamples(4...5))
+        #expect(!track.isInGap(ts(1.5)) && !track.isInGap(ts(4)) && track.isInGap(ts(3)))
+        #expect(track.detection(at: ts(1.5)) != nil && track.detection(at: ts(3)) == nil)
+        // Focus holds the plane across the gap: interpolated between the samples either side.
+        #expect(track.disparity(at: ts(3)) == 40)
+        #expect(track.extent == ts(1)...ts(5))
+    }
+
     @Test func addedTracksGetFreshIDsAndTheirDisparity() throws {
         var s = try scriptWithFrames(until: 6, [(1, 80, 0...6)])
         let fixed = try s.addFixedTrack(disparity: 12.5)

@@ -117,10 +117,23 @@ public struct FocusTrack: Sendable, Hashable, Codable {
     }
 
     /// The custom track's detection at `time` (bounds and disparity interpolated), `nil`
-    /// outside its extent and for other kinds.
+    /// outside its extent, in a gap (the object was hidden: ``isInGap(_:)``) and for other kinds.
     public func detection(at time: Timestamp) -> Detection? {
-        guard kind == .custom, let s = sample(at: time) else { return nil }
+        guard kind == .custom, !isInGap(time), let s = sample(at: time) else { return nil }
         return Detection(id: id, groupID: groupID, type: .custom, bounds: s.bounds, disparity: s.disparity)
+    }
+
+    /// Whether `time` falls between two samples of a custom track further apart than three of
+    /// its usual steps (the median step): the object was not seen then — hidden behind something
+    /// nearer, or out of the frame — and found again. Its disparity is interpolated across the
+    /// gap (focus holds its plane while it is hidden, as a focus puller would), but it has no box.
+    public func isInGap(_ time: Timestamp) -> Bool {
+        guard kind == .custom, samples.count > 2, let k = samples.firstIndex(where: { $0.time >= time }), k > 0,
+              samples[k].time != time else { return false }
+        var steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).nanoseconds }
+        steps.sort()
+        let usual = steps[steps.count / 2]
+        return (samples[k].time - samples[k - 1].time).nanoseconds > 3 * usual
     }
 
     private func sample(at time: Timestamp) -> FocusTrackSample? {
