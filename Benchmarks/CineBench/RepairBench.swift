@@ -22,13 +22,15 @@ func runRepairBench() throws {
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     // The same take without the kept pair: repaired by moving the computed maps only.
-    let conf = "Benchmarks/repair/take.conf", withoutPair = "\(dir)/take-without-pair.conf"
+    // REPAIR_GRAPH=graphs/cinematic.conf: the stabilized graph (its pair kept through the stabilizer).
+    let conf = env["REPAIR_GRAPH"] ?? "Benchmarks/repair/take.conf", withoutPair = "\(dir)/take-without-pair.conf"
     try String(contentsOfFile: conf, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        .filter { !$0.contains("right: camera.right") }.joined(separator: "\n")
+        .filter { !$0.contains("right: camera.right") && !$0.contains("pair: steady.stabilized-pair") }.joined(separator: "\n")
         .write(toFile: withoutPair, atomically: true, encoding: .utf8)
     let strong = env["REPAIR_STRONG"] ?? "\(dir)/strong.cine.mkv"
     func record(_ path: String, graph: String, weak: Bool) throws {
-        let sets = ["--set", "asset.path=\(path)", "--set", "meta.path=\(dir)/meta.jsonl", "--set", "viewfinder.port=8398"]
+        let sets = ["--set", "asset.path=\(path)", "--set", "meta.path=\(dir)/meta.jsonl", "--set", "viewfinder.port=8398",
+                    "--set", "camera.duration=20s"]
         let args = ["run", graph, "--quiet"] + sets + (weak ? [] : ["--set", "camera.live=false"])
         // A weak machine: one core, shared with busy loops (a slower CPU, a browser, a call).
         var loops: [Process] = []

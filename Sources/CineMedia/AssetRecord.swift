@@ -67,6 +67,10 @@ public struct AssetFrameRecord: Sendable, Hashable, Codable {
     /// machine could not keep up live (`["disparity"]`: this frame's disparity is the last computed
     /// one); `nil` when everything was computed for it.
     public var carried: [String]?
+    /// Which of the asset's inputs held a value carried forward for this frame (`["disparity"]`:
+    /// the map is an earlier frame's, moved with this one's stabilization if any); `nil` when
+    /// none was (or the asset predates the field).
+    public var carriedInputs: [String]?
 
     /// Creates a record.
     public init(time: Int64, focus: FocusState? = nil, detections: [Detection] = [], sceneStatus: [String] = [],

@@ -30,7 +30,8 @@ public struct AssetSinkNode: Node {
         length and baseline from it. With `right` (the camera's right view, `video` being its left, \
         unstabilized) the asset keeps the stereo pair — both views' luma at half size, side by \
         side — so that `cinegraph render --repair` can match the depth again where a weak machine \
-        carried it live.
+        carried it live. A stabilized take gives `pair` instead: the pair a `keep-pair` node made, \
+        moved with its frame by the stabilizer (`stabilized-pair`).
         """
     public static let commands = [
         CommandDescription("status", "Path and frames written so far"),
@@ -45,6 +46,8 @@ public struct AssetSinkNode: Node {
     @OptionalInput("Focus of each frame") public var focus: FocusState?
     @OptionalInput(formats: [.i420, .nv12, .gray8], "The camera's right view (video being its left, unstabilized): the pair is kept, luma at half size, for matching depth again after the take (needs disparity)")
     public var right: Image?
+    @OptionalInput(name: "pair", formats: [.i420], "A kept stereo pair (keep-pair, or the stabilizer's stabilized-pair) to keep as it is (needs disparity; exclusive with right)")
+    public var keptPair: Image?
     @OptionalInput("Sound of each frame's interval (the synthetic camera's sound, a camera's microphone), recorded as it comes as lossless FLAC; a frame without sound records silence. Exclusive with the audio parameter")
     public var sound: AudioBlock?
     @Parameter(default: "take-{time}.cine.mkv", "Output path (.mkv); {time} {date} {node} expand") public var path: String
@@ -88,19 +91,36 @@ public struct AssetSinkNode: Node {
     private var isSoundConnected = false
     /// Whether the `right` input is wired (read when a take's file opens).
     private var isRightConnected = false
+    /// Whether the `pair` input is wired (read when a take's file opens).
+    private var isPairConnected = false
     /// The last pair kept: sent again for an instant whose right view skipped.
     private var lastPair: Image?
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         isSoundConnected = ctx.isWired($sound)
         isRightConnected = ctx.isWired($right)
+        isPairConnected = ctx.isWired($keptPair)
+        if isRightConnected && isPairConnected {
+            throw ParameterError(nil, "right and pair both keep the stereo pair: connect one (pair for a stabilized take, right otherwise)")
+        }
         let settings = self  // the writer is made from the parameters only on a take's first frame
         guard let writer = try take.file(&ctx, template: path, open: { try settings.makeWriter(at: $0) }) else { return }
-        let record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
+        var record = AssetFrameRecord(time: 0, focus: focus, detections: detections ?? [],
                                       sceneStatus: focus?.sceneStatuses.names ?? [],
                                       carried: ctx.carried.isEmpty ? nil : ctx.carried)
+        let carriedInputs = [("disparity", ctx.isCarried($disparity)), ("detections", ctx.isCarried($detections))]
+            .filter(\.1).map(\.0)
+        record.carriedInputs = carriedInputs.isEmpty ? nil : carriedInputs
         var pair: Image?
-        if isRightConnected {
+        if isPairConnected {
+            pair = keptPair ?? lastPair
+            if let p = pair {
+                lastPair = p
+            } else {
+                // No pair yet (its producer skipped this instant): an empty pair of the video's kept size.
+                pair = KeptPair.recorded(left: video, right: video, pool: ctx.pool)
+            }
+        } else if isRightConnected {
             if let right {
                 guard right.width == video.width, right.height == video.height else {
                     throw ParameterError(nil, "the right view is \(right.width)x\(right.height) but the video is \(video.width)x\(video.height): the views of a pair have one size")
@@ -122,11 +142,12 @@ public struct AssetSinkNode: Node {
                                  fps: fps, focalLengthPixels: focalLength > 0 ? focalLength : nil,
                                  baselineMetres: baseline > 0 ? baseline : nil)
         if !calibration.isEmpty { try Self.apply(calibrationFile: calibration, to: &header) }
-        if isRightConnected {
+        if isRightConnected || isPairConnected {
             guard header.disparityWidth != nil else {
-                throw ParameterError(nil, "the right input keeps the stereo pair for matching depth again: connect disparity too")
+                throw ParameterError(nil, "the \(isPairConnected ? "pair" : "right") input keeps the stereo pair for matching depth again: connect disparity too")
             }
-            (header.pairWidth, header.pairHeight) = KeptPair.size(width: video.width, height: video.height)
+            (header.pairWidth, header.pairHeight) = keptPair.map { ($0.width, $0.height) }
+                ?? KeptPair.size(width: video.width, height: video.height)
         }
         var options = AssetWriter.Options()
         options.quality = quality.rawValue

@@ -23,6 +23,8 @@ public struct AssetSourceNode: Node {
     @Output("Focus recorded with each frame (not produced when none was recorded)") public var focus: FocusState
     @Output("The kept stereo pair (KeptPair) at the video's size, for matching depth again (only from an asset that kept its pair)")
     public var stereo: StereoFrame
+    @Output("Each frame's whole metadata record (its time, focus, detections, what was carried)")
+    public var record: AssetFrameRecord
     @Parameter(default: "", "The asset (.mkv)") public var path: String
 
     private var videoTrack: AssetTrackReader?
@@ -82,5 +84,6 @@ public struct AssetSourceNode: Node {
         }
         detections = record.detections
         if let f = record.focus { focus = f }
+        self.record = record
     }
 }

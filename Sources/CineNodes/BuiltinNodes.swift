@@ -32,6 +32,7 @@ extension NodeRegistry {
         register(DisparityNode.self)
         register(DepthRefineNode.self)
         register(DepthRepairNode.self)
+        register(KeepPairNode.self)
         register(DetectorNode.self)
         register(BokehNode.self)
         register(StillSinkNode.self)

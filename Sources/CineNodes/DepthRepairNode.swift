@@ -29,6 +29,8 @@ public struct DepthRepairNode: Node {
     @Input("The recorded detections of each frame") public var detections: Detections
     @OptionalInput("The disparity matched again after the take (on the asset's kept pair): replaces carried maps")
     public var recomputed: DisparityMap?
+    @OptionalInput("Each frame's record (asset-source's record): a map its asset says was carried counts as carried even when stabilization moved it")
+    public var record: AssetFrameRecord?
     @Output(name: "video", formatOf: "video", "The frames, unchanged") public var videoOut: Image
     @Output(name: "disparity", "The disparity: computed maps unchanged, carried ones re-made") public var repaired: DisparityMap
     @Output(name: "detections", "The detections, unchanged") public var detectionsOut: Detections
@@ -50,7 +52,13 @@ public struct DepthRepairNode: Node {
     public mutating func process(_ ctx: inout NodeContext) throws {
         let map = disparity
         let luma = LumaGrid(video, width: map.values.width, height: map.values.height)
-        if let k = key, Self.sameSamples(k.map, map) {
+        let recordSaysCarried = record?.carriedInputs?.contains("disparity") ?? false
+        if let recomputed, key != nil, recordSaysCarried {
+            filled += 1
+            send(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma), recomputed, &ctx)
+            return
+        }
+        if let k = key, recordSaysCarried || Self.sameSamples(k.map, map) {
             if let recomputed {
                 filled += 1
                 send(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma), recomputed, &ctx)

@@ -33,6 +33,7 @@ public enum RepairGraph {
             g.add("refine", kind: "depth-refine",
                   inputs: ["disparity": "disparity.disparity", "matte": "matte.matte", "stereo": "source.stereo"], [:])
             repairInputs["recomputed"] = "refine.disparity"
+            repairInputs["record"] = "source.record"
         }
         g.add("depth", kind: "depth-repair", inputs: repairInputs, [:])
         g.add("faces", kind: "detector", inputs: ["image": "depth.video", "disparity": "depth.disparity"], ["every": 6])

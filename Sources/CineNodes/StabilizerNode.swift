@@ -43,15 +43,19 @@ public struct StabilizerNode: Node {
     @Input(formats: [.i420, .gray8], "Frames to stabilize") public var video: Image
     @OptionalInput("Disparity of each frame, moved with it") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame, moved with it") public var detections: Detections?
-    @OptionalInput("Focus of each frame, held with it (unchanged: focus is a depth, not a place)")
+    @OptionalInput("Focus of each frame, held with it (its disparity scaled with the frame's zoom, as the map's and the detections' are)")
     public var focus: FocusState?
+    @OptionalInput(formats: [.i420], "A kept stereo pair (from `keep-pair`), moved with its frame: the stabilized take keeps it for matching depth again")
+    public var pair: Image?
     @Output(formatOf: "video", "Stabilized frames: same size, zoomed by 1 / (1 − crop)") public var stabilizedVideo: Image
     @Output("The disparity moved with its frame (own resolution, values in output pixels)")
     public var stabilizedDisparity: DisparityMap
     @Output("The detections moved with their frame (bounds clipped; those cropped away dropped)")
     public var stabilizedDetections: Detections
-    @Output("The focus of each frame, leaving with its frame (so a sink after the lookahead can join it)")
+    @Output("The focus of each frame, leaving with its frame (so a sink after the lookahead can join it), its disparity in the moved frame's pixels")
     public var stabilizedFocus: FocusState
+    @Output(name: "stabilized-pair", formats: [.i420], "The kept pair moved with its frame (each view through the frame's correction)")
+    public var stabilizedPair: Image
 
     @Parameter(default: .cinematicExtended, "Smoothing, crop and lookahead (see the table)")
     public var mode: StabilizerMode
@@ -68,6 +72,8 @@ public struct StabilizerNode: Node {
         var disparity: DisparityMap?
         var detections: Detections?
         var focus: FocusState?
+        /// The kept stereo pair (``KeptPair``).
+        var pair: Image?
         /// What was carried forward upstream for this instant (``NodeContext/carried``).
         var carried: [String] = []
     }
@@ -84,7 +90,8 @@ public struct StabilizerNode: Node {
         guard video.width > 0, video.height > 0 else {
             throw StabilizationError.emptyFrame(width: video.width, height: video.height)
         }
-        let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus, carried: ctx.carried)
+        let item = Held(time: ctx.timestamp, disparity: disparity, detections: detections, focus: focus, pair: pair,
+                        carried: ctx.carried)
         if stabilizer == nil {
             if first == nil { wantsStereoSafety = disparity != nil || ctx.isConnected($stabilizedDisparity) }
             var frames: Int?
@@ -137,6 +144,7 @@ public struct StabilizerNode: Node {
                 d.values.format.layout(width: d.values.width, height: d.values.height).byteCount
                     + (d.confidence.map { $0.format.layout(width: $0.width, height: $0.height).byteCount } ?? 0)
             } ?? 0
+            + (pair.map { $0.format.layout(width: $0.width, height: $0.height).byteCount } ?? 0)
         do {
             stabilizer = try Stabilizer(
                 configuration: c, width: frame.width, height: frame.height, format: frame.format,
@@ -173,7 +181,14 @@ public struct StabilizerNode: Node {
             if let list = r.payload.detections {
                 stabilizedDetections = c.outputDetections(list, width: r.frame.width, height: r.frame.height)
             }
-            if let f = r.payload.focus { stabilizedFocus = f }
+            if var f = r.payload.focus {
+                // In the moved frame's pixels, like the map and the detections it agrees with.
+                f.focusDisparity *= c.outputFromSource.scale
+                stabilizedFocus = f
+            }
+            if let p = r.payload.pair, ctx.isConnected($stabilizedPair) {
+                stabilizedPair = unchanged ? p : try warp.apply(c, toPair: p, frameWidth: r.frame.width, frameHeight: r.frame.height)
+            }
             ctx.carried = r.payload.carried
             ctx.emit(at: r.payload.time)
         }

@@ -96,4 +96,24 @@ import Testing
         _ = try h.finish()
         #expect(h.events.contains { $0.name == "repaired" && $0.fields["maps"] == "8" }, "\(h.events)")
     }
+
+    @Test func aMapTheRecordSaysWasCarriedIsReplacedEvenWhenStabilizationMovedIt() throws {
+        // A stabilized take: a carried map is the earlier map moved by this frame's correction, so
+        // its samples differ; the asset's record says it was carried.
+        let scene = SyntheticScene(SyntheticScene.Configuration(width: 640, height: 360, fps: 30, seed: 1))
+        var h = try NodeHarness(DepthRepairNode.self)
+        try h.start()
+        for i in 150..<154 {
+            let (video, truth) = Self.frame(scene, i)
+            let moved = Self.frame(scene, i - 1).1  // not the previous map's samples
+            var record = AssetFrameRecord(time: Timestamp(frame: i, fps: 30).nanoseconds)
+            if i > 150 { record.carriedInputs = ["disparity"] }
+            let sent = try h.process([\.$video: video, \.$disparity: i == 150 ? truth : moved, \.$detections: Detections(),
+                                      \.$recomputed: truth, \.$record: record], at: Timestamp(frame: i, fps: 30))
+            try #require(sent.count == 1)
+            #expect(try #require(sent[0][\.$repaired]).values.buffer === truth.values.buffer, "frame \(i)")
+        }
+        _ = try h.finish()
+        #expect(h.events.contains { $0.name == "repaired" && $0.fields["maps"] == "3" }, "\(h.events)")
+    }
 }

@@ -132,7 +132,8 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
                 Detection(id: 1, type: .humanFace, bounds: box, disparity: 40),
                 Detection(id: 2, type: .humanBody, bounds: NormalizedRect(x: 0, y: 0, width: 0.01, height: 0.01)),
             ]
-            frames.append([\.$video: f, \.$disparity: map, \.$detections: detections])
+            frames.append([\.$video: f, \.$disparity: map, \.$detections: detections,
+                           \.$focus: FocusState(focusDisparity: 40, targetDetectionID: 1), \.$pair: KeptPair.recorded(left: f, right: f)])
         }
         let (packets, _) = try stabilize(frames, parameters: ["mode": "cinematic"])
         #expect(packets.count == 40)
@@ -173,6 +174,24 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
             let scales = values.map { $0 / zoom }
             #expect(scales.allSatisfy { abs($0 - 5) < 0.2 || abs($0 - 40) < 1.5 }, "frame \(t): \(values.sorted())")
             #expect(abs((face.disparity ?? 0) - 40 * Double(zoom)) < 1.5)
+            // Focus, in the moved frame's pixels too, agrees with the face it is on.
+            let focus = try #require(p[\.$stabilizedFocus])
+            #expect(abs(focus.focusDisparity - (face.disparity ?? 0)) < 1e-6, "frame \(t): focus \(focus.focusDisparity)")
+            // The kept pair moved with its frame: in each view the marker (at a quarter of the
+            // size) lands where the video's does.
+            let pair = try #require(p[\.$stabilizedPair])
+            for view in 0..<2 {
+                var pb = (minX: 999, maxX: -1, minY: 999, maxY: -1)
+                for y in 0..<pair.height {
+                    let row = pair.plane(0).row(y, as: UInt8.self) + view * pair.width / 2
+                    for x in 0..<(pair.width / 2) where row[x] > 245 {
+                        pb = (min(pb.minX, x), max(pb.maxX, x + 1), min(pb.minY, y), max(pb.maxY, y + 1))
+                    }
+                }
+                #expect(abs(Double(pb.minX * 4) - box.minX) <= 6 && abs(Double(pb.maxX * 4) - box.maxX) <= 6
+                        && abs(Double(pb.minY * 4) - box.minY) <= 6 && abs(Double(pb.maxY * 4) - box.maxY) <= 6,
+                        "frame \(t), view \(view): pair \(pb) ×4, detection \(box)")
+            }
             // The tiny box in the corner is cropped away.
             #expect(!detections.contains { $0.id == 2 })
         }

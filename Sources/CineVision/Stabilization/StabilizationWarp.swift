@@ -56,6 +56,22 @@ public struct StabilizationWarp: Sendable {
             referenceHeight: map.referenceHeight)
     }
 
+    /// A kept stereo pair (``KeptPair``: both views side by side, each covering the whole
+    /// `frameWidth` × `frameHeight` frame) moved with its frame: each view through the same
+    /// correction. A stereo-safe correction (shift and zoom, no rotation) moves both views alike,
+    /// so the pair stays rectified and matches as the stabilized video's depth.
+    public func apply(_ correction: StabilizationCorrection, toPair pair: Image, frameWidth: Int, frameHeight: Int) throws -> Image {
+        let w = pair.width / 2
+        guard w >= 2, w % 2 == 0 else { throw StabilizationError.emptyFrame(width: pair.width, height: pair.height) }
+        let out = pool.makeImage(width: pair.width, height: pair.height, format: pair.format)
+        for view in 0..<2 {
+            let half = pair.cropped(x: view * w, y: 0, width: w, height: pair.height)
+            let moved = try warp(half, correction, frameWidth: frameWidth, frameHeight: frameHeight, valueScale: 1)
+            out.cropped(x: view * w, y: 0, width: w, height: pair.height).copyPixels(from: moved)
+        }
+        return out
+    }
+
     /// Warps every plane of `image`, which covers a `frameWidth` × `frameHeight` frame.
     private func warp(
         _ image: Image, _ correction: StabilizationCorrection, frameWidth: Int, frameHeight: Int,
