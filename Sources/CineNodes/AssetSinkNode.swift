@@ -28,8 +28,8 @@ public struct AssetSinkNode: Node {
         with the first frame (`audio-channels: 4` keeps an ambisonic microphone's four channels). \
         `calibration` stores the stereo calibration file in the header and takes the focal \
         length and baseline from it. With `right` (the camera's right view, `video` being its left, \
-        unstabilized) the asset keeps the stereo pair — both views' luma at half size, side by \
-        side — so that `cinegraph render --repair` can match the depth again where a weak machine \
+        unstabilized) the asset keeps the stereo pair — both views' luma at a quarter of the \
+        size, side by side — so that `cinegraph render --repair` can match the depth again where a weak machine \
         carried it live. A stabilized take gives `pair` instead: the pair a `keep-pair` node made, \
         moved with its frame by the stabilizer (`stabilized-pair`).
         """
@@ -44,7 +44,7 @@ public struct AssetSinkNode: Node {
     @OptionalInput("Disparity of each frame") public var disparity: DisparityMap?
     @OptionalInput("Detections of each frame") public var detections: Detections?
     @OptionalInput("Focus of each frame") public var focus: FocusState?
-    @OptionalInput(formats: [.i420, .nv12, .gray8], "The camera's right view (video being its left, unstabilized): the pair is kept, luma at half size, for matching depth again after the take (needs disparity)")
+    @OptionalInput(formats: [.i420, .nv12, .gray8], "The camera's right view (video being its left, unstabilized): the pair is kept, luma at a quarter of the size, for matching depth again after the take (needs disparity)")
     public var right: Image?
     @OptionalInput(name: "pair", formats: [.i420], "A kept stereo pair (keep-pair, or the stabilizer's stabilized-pair) to keep as it is (needs disparity; exclusive with right)")
     public var keptPair: Image?
@@ -117,7 +117,7 @@ public struct AssetSinkNode: Node {
             if let p = pair {
                 lastPair = p
             } else {
-                // No pair yet (its producer skipped this instant): an empty pair of the video's kept size.
+                // No pair yet (its producer skipped this instant): the video paired with itself.
                 pair = KeptPair.recorded(left: video, right: video, pool: ctx.pool)
             }
         } else if isRightConnected {

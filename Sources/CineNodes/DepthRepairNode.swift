@@ -53,11 +53,6 @@ public struct DepthRepairNode: Node {
         let map = disparity
         let luma = LumaGrid(video, width: map.values.width, height: map.values.height)
         let recordSaysCarried = record?.carriedInputs?.contains("disparity") ?? false
-        if let recomputed, key != nil, recordSaysCarried {
-            filled += 1
-            send(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma), recomputed, &ctx)
-            return
-        }
         if let k = key, recordSaysCarried || Self.sameSamples(k.map, map) {
             if let recomputed {
                 filled += 1
