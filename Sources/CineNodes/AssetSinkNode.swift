@@ -112,24 +112,18 @@ public struct AssetSinkNode: Node {
             .filter(\.1).map(\.0)
         record.carriedInputs = carriedInputs.isEmpty ? nil : carriedInputs
         var pair: Image?
-        if isPairConnected {
-            pair = keptPair ?? lastPair
-            if let p = pair {
-                lastPair = p
-            } else {
-                // No pair yet (its producer skipped this instant): the video paired with itself.
-                pair = KeptPair.recorded(left: video, right: video, pool: ctx.pool)
-            }
-        } else if isRightConnected {
+        if isPairConnected || isRightConnected {
             if let right {
                 guard right.width == video.width, right.height == video.height else {
                     throw ParameterError(nil, "the right view is \(right.width)x\(right.height) but the video is \(video.width)x\(video.height): the views of a pair have one size")
                 }
                 pair = KeptPair.recorded(left: video, right: right, pool: ctx.pool)
-                lastPair = pair
             } else {
-                pair = lastPair ?? KeptPair.recorded(left: video, right: video, pool: ctx.pool)
+                // This instant's pair, else the last one (its producer skipped an instant), else
+                // the video paired with itself (none yet).
+                pair = keptPair ?? lastPair ?? KeptPair.recorded(left: video, right: video, pool: ctx.pool)
             }
+            lastPair = pair
         }
         try writer.append(video: video, disparity: disparity, pair: pair, record: record, at: ctx.timestamp, pool: ctx.pool)
         if isSoundConnected { try writer.append(audio: sound, at: ctx.timestamp) }

@@ -51,14 +51,19 @@ public struct DepthRepairNode: Node {
 
     public mutating func process(_ ctx: inout NodeContext) throws {
         let map = disparity
-        let luma = LumaGrid(video, width: map.values.width, height: map.values.height)
         let recordSaysCarried = record?.carriedInputs?.contains("disparity") ?? false
-        if let k = key, recordSaysCarried || Self.sameSamples(k.map, map) {
-            if let recomputed {
-                filled += 1
-                send(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma), recomputed, &ctx)
-                return
-            }
+        let carried = key.map { recordSaysCarried || Self.sameSamples($0.map, map) } ?? false
+        if carried, let recomputed {
+            // Matched again: sent at once; no picture to move maps with is needed.
+            filled += 1
+            videoOut = video
+            repaired = recomputed
+            detectionsOut = detections
+            ctx.emit(at: ctx.timestamp)
+            return
+        }
+        let luma = LumaGrid(video, width: map.values.width, height: map.values.height)
+        if carried {
             held.append(Held(time: ctx.timestamp, video: video, detections: detections, luma: luma))
             return
         }

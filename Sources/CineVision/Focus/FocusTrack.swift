@@ -67,7 +67,9 @@ public struct FocusTrack: Sendable, Hashable, Codable {
     /// The plane of a fixed-disparity track.
     public var fixedDisparity: Double?
     /// The samples of a custom track, in time order.
-    public var samples: [FocusTrackSample]
+    public private(set) var samples: [FocusTrackSample]
+    /// A custom track's steps longer than this are gaps: three of its usual (median) steps.
+    private var gapStep: Int64?
     /// When the track exists: from its first to its last frame (detected) or sample (custom);
     /// `nil` for a fixed plane, which always exists.
     public var extent: ClosedRange<Timestamp>?
@@ -103,6 +105,10 @@ public struct FocusTrack: Sendable, Hashable, Codable {
         fixedDisparity = nil
         self.samples = samples
         extent = samples.first!.time...samples.last!.time
+        if samples.count > 2 {
+            let steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).nanoseconds }.sorted()
+            gapStep = 3 * steps[steps.count / 2]
+        }
     }
 
     /// The track's disparity at `time`: the plane of a fixed track; for a custom track the
@@ -128,12 +134,9 @@ public struct FocusTrack: Sendable, Hashable, Codable {
     /// nearer, or out of the frame — and found again. Its disparity is interpolated across the
     /// gap (focus holds its plane while it is hidden, as a focus puller would), but it has no box.
     public func isInGap(_ time: Timestamp) -> Bool {
-        guard kind == .custom, samples.count > 2, let k = samples.firstIndex(where: { $0.time >= time }), k > 0,
+        guard let gapStep, let k = samples.firstIndex(where: { $0.time >= time }), k > 0,
               samples[k].time != time else { return false }
-        var steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).nanoseconds }
-        steps.sort()
-        let usual = steps[steps.count / 2]
-        return (samples[k].time - samples[k - 1].time).nanoseconds > 3 * usual
+        return (samples[k].time - samples[k - 1].time).nanoseconds > gapStep
     }
 
     private func sample(at time: Timestamp) -> FocusTrackSample? {
