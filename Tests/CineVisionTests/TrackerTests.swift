@@ -214,6 +214,34 @@ struct TrackerTests {
         #expect(ids == [1])
     }
 
+    @Test func aFaceLeavingThroughTheLeftEdgeKeepsItsDepthWhereTheMapReadsTheWall() throws {
+        // The map holds the face at 50 px where it is, except in the stereo border (x < 0.1),
+        // where the matcher filled in the wall (5 px); detections every third frame.
+        func map(faceX: Double) -> DisparityMap {
+            let values = ImagePool().makeImage(width: 64, height: 36, format: .float32)
+            for y in 0..<36 {
+                let row = values.plane(0).row(y, as: Float.self)
+                for x in 0..<64 {
+                    let u = (Double(x) + 0.5) / 64, v = (Double(y) + 0.5) / 36
+                    row[x] = u >= 0.1 && u >= faceX && u < faceX + 0.08 && v >= 0.2 && v < 0.35 ? 50 : 5
+                }
+            }
+            return DisparityMap(values: values, referenceWidth: 640, referenceHeight: 360)
+        }
+        var tracker = ObjectTracker()
+        var last: Double?
+        for k in 0..<11 {
+            let x = 0.2 - 0.02 * Double(k), m = map(faceX: x)
+            let visible = NormalizedRect(x: max(0, x), y: 0.2, width: 0.08 + min(0, x), height: 0.15)
+            let obs = TrackerObservation(type: .humanFace, bounds: visible, confidence: 0.9, facing: .towards, disparity: nil)
+            let out = k % 3 == 0 ? tracker.update([obs], disparity: m) : tracker.predict(disparity: m)
+            if let d = out.first?.disparity { last = d }
+        }
+        // At x 0.02 the whole box reads the wall; the face is still 50 px away.
+        let held = try #require(last)
+        #expect(abs(held - 50) < 5, "the face took the wall's disparity: \(held)")
+    }
+
     /// A 64×36 map: the wall at 10 px, a far head at 30 px over x 0.5…0.58 and a near head at
     /// 48 px over x `near`…`near`+0.12, in front of it.
     static func map(near: Double) -> DisparityMap {

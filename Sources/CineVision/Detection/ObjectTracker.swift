@@ -118,7 +118,8 @@ public struct ObjectTracker: Sendable {
             if let disparity, tracks[i].type != .salientObject, tracks[i].misses == 0,
                let d = disparity.robustDisparity(in: tracks[i].rect, previous: tracks[i].disparity,
                                                  shrink: configuration.disparityShrink),
-               disparitiesAgree(tracks[i].disparity, d, bounds: tracks[i].rect) {
+               disparitiesAgree(tracks[i].disparity, d, bounds: tracks[i].rect),
+               !isBorderFill(d, track: tracks[i].disparity, bounds: tracks[i].rect) {
                 tracks[i].disparity = d
             }
         }
@@ -299,6 +300,7 @@ public struct ObjectTracker: Sendable {
                disparitiesAgree(previous, own, bounds: o.bounds) {
                 value = own
             }
+            if let previous, let v = value, isBorderFill(v, track: previous, bounds: rect) { value = previous }
             tracks[i].disparity = value
         } else if let d = o.disparity {
             tracks[i].disparity = d
@@ -333,6 +335,15 @@ public struct ObjectTracker: Sendable {
     private func disparitiesAgree(_ track: Double?, _ observed: Double?, bounds: NormalizedRect) -> Bool {
         guard let x = track, let y = observed, bounds.x >= configuration.untrustedLeftBorder else { return true }
         return abs(x - y) <= configuration.disparityGate * max(x, y, 1)
+    }
+
+    /// Whether `measured` is the stereo border's fill rather than the object: in the untrusted
+    /// left border the matcher fills in the background, so a reading farther than the track's
+    /// own depth by more than the gate (a face leaving through the left edge reading the wall
+    /// behind it) is not taken; a nearer one is.
+    private func isBorderFill(_ measured: Double, track: Double?, bounds: NormalizedRect) -> Bool {
+        guard let x = track, bounds.x < configuration.untrustedLeftBorder else { return false }
+        return measured < x && x - measured > configuration.disparityGate * max(x, 1)
     }
 
     /// Alpha-beta correction of track `i` towards a measured box.
