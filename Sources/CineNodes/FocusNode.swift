@@ -14,7 +14,7 @@ public struct FocusNode: Node {
         persistence, newness after a short `dwell`) and makes base decisions with hysteresis and a \
         minimum hold (`min-hold`); applies user decisions by the cinematic rules (a weak decision \
         holds until the next base decision, a strong one until the next user decision or until \
-        its subject leaves); racks focus on an S-curve lasting 0.4–0.8 s by disparity distance \
+        its subject leaves); racks focus on a curve (brisk start, feathered landing) lasting 0.33–0.7 s by disparity distance \
         (`rack-speed`). With `lookahead` > 0 the outputs are delayed by that much — the packet at \
         instant T describes the frame at T − lookahead, so delay the video by the same amount — and \
         racks start early so focus lands at the decision time; at the end of the stream the frames \
@@ -73,13 +73,13 @@ public struct FocusNode: Node {
         default: LensModel.defaultFNumber, range: LensModel.minimumFNumber...LensModel.maximumFNumber,
         "Simulated aperture (f-number), passed on in the focus state")
     public var aperture: Double
-    @Parameter(default: 60, range: 1...100_000, "Rack speed in disparity pixels per second (racks last 0.4–0.8 s)")
+    @Parameter(default: 80, range: 1...100_000, "Rack speed in disparity pixels per second (racks last 0.33–0.7 s)")
     public var rackSpeed: Double
     @Parameter(default: .seconds(1), range: .zero ... .seconds(600), "Shortest time an automatic decision holds") public var minHold: Duration
     @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60), "How long a newcomer must be seen before it gets focus")
     public var dwell: Duration
-    @Parameter(default: .milliseconds(100), range: .zero ... .seconds(60),
-               "The shorter dwell while nobody holds focus (the frame was empty or its subject left)")
+    @Parameter(default: .zero, range: .zero ... .seconds(60),
+               "The shorter dwell while nobody holds focus (the frame was empty or its subject left); 0 = at first sight")
     public var acquireDwell: Duration
     @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60),
                "How long focus stays put once its subject has left an empty frame, before it racks to the scene")

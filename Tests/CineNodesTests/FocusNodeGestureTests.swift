@@ -39,7 +39,8 @@ private let person: Detections = [
     private func run(_ commands: [(String, [String: String])], video: Bool = true)
         throws -> (replies: [String], last: SentPackets<FocusNode>)
     {
-        var h = try NodeHarness(FocusNode.self)
+        // A dwell, so that automatic focus has not chosen the subject when the first tap comes.
+        var h = try NodeHarness(FocusNode.self, parameters: ["acquire-dwell": "0.1s"])
         try h.start()
         var inputs: PortValues<FocusNode> = [\.$detections: person, \.$disparity: vase()]
         if video { inputs[\.$video] = grey() }
@@ -159,7 +160,7 @@ private let person: Detections = [
     }
 
     @Test func tapWithoutDisparityIsAClearError() throws {
-        var h = try NodeHarness(FocusNode.self)
+        var h = try NodeHarness(FocusNode.self, parameters: ["acquire-dwell": "0.1s"])
         try h.start()
         _ = try h.process([\.$detections: person])
         #expect(throws: NodeCommandError.self) { try h.command(NodeCommand("tap", arguments: ["point": "0.8,0.7"])) }

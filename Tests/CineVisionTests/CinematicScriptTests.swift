@@ -104,7 +104,8 @@ func scriptWithFrames(until: Double = 10, _ subjects: [(Int, Double, ClosedRange
         #expect(s.transitionTimeRange(before: second) == ts(4.5)..<ts(5))
         #expect(s.transitionTimeRange(before: first) == nil)
         #expect(s.focusDisparity(at: ts(4.4)) == 80)
-        #expect(s.focusDisparity(at: ts(4.75)).map { abs($0 - 65) < 1e-9 } == true)  // halfway on the S-curve
+        // Halfway in time, 69 % of the way (6p² − 8p³ + 3p⁴ at p = 0.5): the rack leaves briskly.
+        #expect(s.focusDisparity(at: ts(4.75)).map { abs($0 - 59.375) < 1e-9 } == true)
         #expect(s.focusDisparity(at: ts(5)) == 50)
         #expect(s.primaryDecision(at: ts(4.6)) == second)
         #expect(s.secondaryDecision(at: ts(4.6)) == first)
@@ -115,11 +116,28 @@ func scriptWithFrames(until: Double = 10, _ subjects: [(Int, Double, ClosedRange
 
     @Test func rackDurationGrowsWithDistanceWithinBounds() {
         let law = FocusRack()
-        #expect(law.duration(for: 3) == 0.4)
-        #expect(law.duration(for: 36) == 0.6)
-        #expect(law.duration(for: -200) == 0.8)
-        #expect(law.duration(for: nil) == 0.8)
-        #expect(FocusRack.ease(0) == 0 && FocusRack.ease(0.5) == 0.5 && FocusRack.ease(1) == 1)
+        #expect(law.duration(for: 3) == 0.33)
+        #expect(law.duration(for: 40) == 0.5)
+        #expect(law.duration(for: -200) == 0.7)
+        #expect(law.duration(for: nil) == 0.7)
+    }
+
+    @Test func aRackLeavesBrisklyAndFeathersItsLanding() {
+        #expect(FocusRack.ease(0) == 0 && FocusRack.ease(1) == 1)
+        // Monotonic, never past the target.
+        var last = 0.0
+        for k in 1...100 {
+            let e = FocusRack.ease(Double(k) / 100)
+            #expect(e >= last && e <= 1)
+            last = e
+        }
+        // Zero speed at both ends, fastest a third of the way in; past half the distance by
+        // 40 % of the time, within 12 % of it at two thirds.
+        let speed = { (p: Double) in (FocusRack.ease(p + 1e-4) - FocusRack.ease(p - 1e-4)) / 2e-4 }
+        #expect(speed(1e-4) < 0.01 && speed(1 - 1e-4) < 0.01)
+        #expect(speed(1.0 / 3) > speed(0.25) && speed(1.0 / 3) > speed(0.45))
+        #expect(FocusRack.ease(0.4) > 0.5)
+        #expect(FocusRack.ease(2.0 / 3) > 0.88)
     }
 
     @Test func queriesFindFramesAndDecisions() throws {

@@ -69,7 +69,9 @@ func customSamples(_ range: ClosedRange<Double>) -> [FocusTrackSample] {
         TrackCase(
             name: "strongOnCustomTrackEndsWithItsExtentAndBaseResumes",
             decisions: [(1, .group(1), .base), (2.5, .detection(6), .strongUser)],
-            expect: [(1.5, 80), (3, 40), (3.5, 45), (3.75, 62.5), (4, 80), (8, 80)]),
+            // The track ends at 4 s (50 px): the rack back to the base's 80 px lands then — 30 px
+            // at 80 px/s, 0.375 s from 3.625 s, leaving the track at 46.25 px.
+            expect: [(1.5, 80), (3, 40), (3.5, 45), (3.75, 46.25 + 33.75 * FocusRack.ease(1.0 / 3)), (4, 80), (8, 80)]),
         TrackCase(
             name: "strongOnFixedTrackIgnoresLaterBaseDecisions",
             decisions: [(1, .group(1), .base), (2, .detection(5), .strongUser), (6, .group(2), .base)],
@@ -105,13 +107,13 @@ func customSamples(_ range: ClosedRange<Double>) -> [FocusTrackSample] {
         let weak = FocusDecision(time: ts(3), target: .group(2), kind: .weakUser)
         s.add(a)
         s.add(b)
-        #expect(s.transitionTimeRange(after: a) == ts(4.5)..<ts(5))  // 30 px: 0.5 s, landing at 5 s
+        #expect(s.transitionTimeRange(after: a) == ts(4.625)..<ts(5))  // 30 px at 80 px/s: 0.375 s, landing at 5 s
         #expect(s.transitionTimeRange(after: a) == s.transitionTimeRange(before: b))
         #expect(s.transitionTimeRange(after: b) == nil)  // nothing follows
         try s.addUserDecision(weak)
-        #expect(s.transitionTimeRange(after: a) == ts(2.5)..<ts(3))
+        #expect(s.transitionTimeRange(after: a) == ts(2.625)..<ts(3))
         // b now follows a decision on the same subject: no distance, the shortest rack.
-        #expect(s.transitionTimeRange(after: weak) == ts(4.6)..<ts(5))
+        #expect(s.transitionTimeRange(after: weak) == ts(4.67)..<ts(5))
     }
 
     @Test func removingATrackRemovesItsDecisions() throws {

@@ -65,16 +65,28 @@ extension [FocusEngineOutput] {
 
 @Suite struct FocusEngineTests {
     @Test func subjectEntersAndFocusRacksAfterTheDwell() throws {
-        let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<10)], until: 4)
+        var config = FocusEngineConfiguration()
+        config.acquireDwell = 0.1
+        let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<10)], until: 4,
+                                          configuration: config)
         #expect(out.at(0.5).focus.focusDisparity == 10)  // nothing yet: the scene
         #expect(out.at(1.05).focus.focusDisparity == 10)  // within the dwell (nobody holds focus: the short one, 0.1 s)
         let base = engine.script.decisions.first
         #expect(base?.kind == .base && base?.target == .group(1))
         #expect(base.map { abs($0.time.seconds - 1.1) < 0.04 } == true)
         #expect(out.at(1.3).focus.transitionProgress < 1)
-        #expect(out.at(2.4).focus.focusDisparity == 40)  // landed: 0.5 s rack for 30 px
+        #expect(out.at(2.4).focus.focusDisparity == 40)  // landed: 0.375 s rack for 30 px
         #expect(out.at(2.4).focus.targetDetectionID == 1)
         #expect(out.at(2.4).detections.first { $0.id == 1 }?.focusMode == .weak)
+    }
+
+    @Test func byDefaultSomeoneWalkingIntoAnEmptyFrameGetsFocusAtFirstSight() throws {
+        let (out, engine) = try runEngine([ScenarioSubject(group: 1, disparity: 40, present: 1..<10)], until: 4)
+        #expect(out.at(0.9).focus.focusDisparity == 10)
+        let base = try #require(engine.script.decisions.first)
+        #expect(base.target == .group(1) && abs(base.time.seconds - 1) < 0.02)
+        #expect(out.at(1.1).focus.transitionProgress < 1 && out.at(1.1).focus.focusDisparity > 10)
+        #expect(out.at(1.4).focus.focusDisparity == 40)  // 30 px at 80 px/s: landed 0.375 s after first sight
     }
 
     /// The subject in focus leaves while another walks in: focus waits for the newcomer rather
@@ -86,7 +98,7 @@ extension [FocusEngineOutput] {
         let targets = engine.script.decisions.filter { $0.kind == .base }.map(\.target)
         if someoneComes {
             #expect(targets == [.group(1), .group(2)], "\(targets)")
-            // Forgotten at 3.5 s; the newcomer, seen since 3.4 s, qualifies 0.1 s after first sight.
+            // Forgotten at 3.5 s; the newcomer, seen since 3.4 s, qualifies at once (nobody holds focus).
             #expect(engine.script.decisions.last.map { abs($0.time.seconds - 3.5) < 0.04 } == true)
             #expect(out.at(5).focus.focusDisparity == 30)
             #expect(out.filter { $0.time.seconds > 3 && $0.time.seconds < 5 }.allSatisfy { $0.focus.focusDisparity >= 30 })
@@ -218,16 +230,16 @@ extension [FocusEngineOutput] {
 
     struct TimingCase: Sendable, CustomTestStringConvertible {
         var lookahead: Double
-        /// Where the rack to B (decided at 2.5 s, Δd 20 px → 0.4 s) starts and lands.
+        /// Where the rack to B (decided at 2.5 s, Δd 20 px → the shortest rack, 0.33 s) starts and lands.
         var start: Double
         var land: Double
         var testDescription: String { "lookahead \(lookahead)s" }
     }
 
     @Test(arguments: [
-        TimingCase(lookahead: 0, start: 2.5, land: 2.9),
-        TimingCase(lookahead: 0.5, start: 2.1, land: 2.5),
-        TimingCase(lookahead: 1, start: 2.1, land: 2.5),
+        TimingCase(lookahead: 0, start: 2.5, land: 2.84),
+        TimingCase(lookahead: 0.5, start: 2.17, land: 2.5),
+        TimingCase(lookahead: 1, start: 2.17, land: 2.5),
     ])
     func racksLandAtTheDecisionTimeWithLookahead(_ c: TimingCase) throws {
         var config = FocusEngineConfiguration()

@@ -321,7 +321,7 @@ public struct CinematicScript: Sendable, Hashable, Codable {
     public func secondaryDecision(at time: Timestamp) -> FocusDecision? { moment(at: time).secondary }
 
     /// The focus disparity the rules and the rack law give at `time`: the target's disparity,
-    /// or during a rack the S-curve from where the previous target was when it started.
+    /// or during a rack the rack curve from where the previous target was when it started.
     public func focusDisparity(at time: Timestamp) -> Double? { moment(at: time).disparity }
 
     /// Everything the rules give at `time` in one query. A caller asking frame after frame of a
@@ -420,6 +420,6 @@ public struct FocusMoment: Sendable, Hashable {
     public var primary: FocusDecision?
     /// During a rack, the decision focus is leaving; otherwise `nil`.
     public var secondary: FocusDecision?
-    /// The focus disparity: the target's, or on the rack's S-curve.
+    /// The focus disparity: the target's, or on the rack curve.
     public var disparity: Double?
 }

@@ -1,5 +1,5 @@
 // FocusEngine: the director and focus puller — scores subjects and makes base decisions with
-// hysteresis, applies user decisions by the script's rules, and racks focus on an S-curve that
+// hysteresis, applies user decisions by the script's rules, and racks focus on the rack curve that
 // lands on time when decisions are known ahead (lookahead).
 import CineMedia
 

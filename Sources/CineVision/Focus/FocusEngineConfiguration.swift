@@ -14,8 +14,10 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     public var dwell: Double = 0.5
     /// The shorter dwell when nobody holds focus (the frame was empty, or its subject left), seconds:
     /// there is no subject to protect from a false start, and a focus puller racks to whoever
-    /// walks in as soon as they are clearly there.
-    public var acquireDwell: Double = 0.1
+    /// walks in as soon as they are clearly there. 0 (the default): at first sight — the detector
+    /// has already checked the face (its landmarks), and a stray hit is reported for a whole
+    /// detection round, longer than any short dwell, so waiting only delays every real entrance.
+    public var acquireDwell: Double = 0
     /// A challenger must beat the subject in focus by this score margin.
     public var switchMargin: Double = 0.15
     /// Bonus of the subject in focus (hysteresis).
