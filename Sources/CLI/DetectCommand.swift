@@ -41,7 +41,7 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Smallest BlazeFace confidence kept.") var faceScore = 0.5
     @Option(help: "Face landmark model (a name in .models/ or a path): checks each face is one and gives the head's pose; none to skip.")
     var landmarkModel = FaceLandmarker.defaultFile
-    @Option(help: "Smallest face-presence confidence of the landmark model kept (default 0.6 on photos, stricter than the detector node's 0.5 that movies use: nothing later corrects a box on a photo).")
+    @Option(help: "Smallest face-presence confidence of the landmark model kept (default 0.6 on photos, stricter than the detector node's 0.5 that movies use: nothing later corrects a box on a photo). By default a face the short-range model scores 0.75 or more is also kept from a presence of 0.05 (small faces); giving this option turns that off.")
     var facePresence: Double?
     @Option(help: "Person detector for humanBody (BlazePose's; a name in .models/ or a path).") var poseModel = PoseDetector.defaultFile
     @Option(help: "BlazeFace tiles to the image's short side: auto (the whole image, then squares of half, a quarter… of it, so small faces are found too), or a number (0 = the whole image at once).")
@@ -143,10 +143,17 @@ struct DetectCommand: ParsableCommand {
                 } catch let e as InferenceError {
                     throw ToolError("\(path): \(e.description)")
                 }
-                // The same check the detector node makes: the landmark model confirms each face.
+                // The check the detector node makes — the landmark model confirms each face — and,
+                // on a photo with the short-range model, a face the detector is sure of is kept
+                // unless the landmark model rules it out: a small face on a photo has no later
+                // frame to be found in (a movie does, and there the second vote let the back of
+                // a head through; docs/detection.md).
                 let checked: [(face: BlazeFaceDetection, mesh: FaceMeshResult?)]
+                let sure = facePresence == nil && faceModel == BlazeFaceDetector.shortRangeFile
+                    ? (score: 0.75, presence: 0.05) : nil
                 do {
-                    checked = try landmarker?.confirmed(detected, in: color, minScore: faceScore, minPresence: facePresence ?? 0.6)
+                    checked = try landmarker?.confirmed(detected, in: color, minScore: faceScore, minPresence: facePresence ?? 0.6,
+                                                        sure: sure)
                         .map { ($0.face, $0.mesh) } ?? detected.filter { $0.score >= faceScore }.map { ($0, nil) }
                 } catch let e as InferenceError {
                     throw ToolError("\(path): \(e.description)")

@@ -108,8 +108,29 @@ import Testing
         let landmarker = try FaceLandmarker()
         let mesh = try landmarker.mesh(of: cat, in: photo)
         #expect(mesh.presence < 0.5, "\(mesh.presence)")
-        // The check `cinegraph detect` and the detector node share drops it.
+        // The check `cinegraph detect` and the detector node share drops it — and so does the
+        // photo's second vote, though the box is scored 1: the landmark model rules it out.
         #expect(try landmarker.confirmed([cat], in: photo, minScore: 0.5, minPresence: 0.5).isEmpty)
+        #expect(try landmarker.confirmed([cat], in: photo, minScore: 0.5, minPresence: 0.5, sure: (0.75, 0.05)).isEmpty,
+                "\(mesh.presence)")
+    }
+
+    /// A face the landmark model is less sure of than `minPresence` is still kept on a photo when
+    /// the detector is sure of it (`sure`): both votes, each with its own bar.
+    @Test func aFaceTheDetectorIsSureOfNeedsOnlyTheLandmarkModelNotToRuleItOut() throws {
+        let photo = try CascadeFixtures.image("astronaut200")
+        let face = try #require(try BlazeFaceDetector().detectAtEveryScale(photo).first)
+        let landmarker = try FaceLandmarker()
+        let presence = try landmarker.mesh(of: face, in: photo).presence
+        let unreachable = presence + 0.01  // a bar the landmark model's own vote cannot pass
+        #expect(try landmarker.confirmed([face], in: photo, minScore: 0, minPresence: unreachable).isEmpty)
+        #expect(try landmarker.confirmed([face], in: photo, minScore: 0, minPresence: unreachable,
+                                         sure: (face.score - 0.01, presence - 0.01)).count == 1)
+        // Either vote short of its bar: dropped.
+        #expect(try landmarker.confirmed([face], in: photo, minScore: 0, minPresence: unreachable,
+                                         sure: (face.score + 0.01, presence - 0.01)).isEmpty)
+        #expect(try landmarker.confirmed([face], in: photo, minScore: 0, minPresence: unreachable,
+                                         sure: (face.score - 0.01, unreachable)).isEmpty)
     }
 
     /// The astronaut at twice its size (its face 72 px) in a 1600×1200 grey frame: too small for

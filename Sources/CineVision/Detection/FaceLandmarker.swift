@@ -52,16 +52,24 @@ public final class FaceLandmarker: @unchecked Sendable {
         return FaceMesh.decode(landmarks: model.output(pointsIndex), presence: model.output(presenceIndex)[0], crop: crop)
     }
 
-    /// The detected faces (at or above `minScore`) that the landmark model confirms — presence at
-    /// or above `minPresence` — each with its mesh: what `cinegraph detect` reports and what the
-    /// detector node tracks. A box the model does not see a face in is dropped.
+    /// The detected faces (at or above `minScore`) that the landmark model confirms, each with its
+    /// mesh: what `cinegraph detect` reports and what the detector node tracks. A face is
+    /// confirmed when the landmark model sees one (presence at or above `minPresence`) or, given
+    /// `sure`, when the detector is sure of it (score at or above `sure.score`) and the landmark
+    /// model does not rule it out (presence at or above `sure.presence`). On a still photo a
+    /// face of 20–25 px, enlarged 8× for the landmark model, can fall to a presence of 0.08–0.6
+    /// while the detector scores it 0.77–0.85; the face-like things the detector finds there (a
+    /// logo, a texture) score 0.5–0.72, and those above 0.6 have a presence of at most 0.013
+    /// (docs/detection.md, *Faces on real photos*). A box confirmed neither way is dropped.
     public func confirmed(
-        _ detected: [BlazeFaceDetection], in image: Image, minScore: Double, minPresence: Double
+        _ detected: [BlazeFaceDetection], in image: Image, minScore: Double, minPresence: Double,
+        sure: (score: Double, presence: Double)? = nil
     ) throws -> [(face: BlazeFaceDetection, mesh: FaceMeshResult)] {
         var out: [(face: BlazeFaceDetection, mesh: FaceMeshResult)] = []
         for f in detected where f.score >= minScore {
             let m = try mesh(of: f, in: image)
-            if m.presence >= minPresence { out.append((f, m)) }
+            let sureOfIt = sure.map { f.score >= $0.score && m.presence >= $0.presence } ?? false
+            if m.presence >= minPresence || sureOfIt { out.append((f, m)) }
         }
         return out
     }
