@@ -84,6 +84,9 @@ public struct FocusNode: Node {
     @Parameter(default: .milliseconds(500), range: .zero ... .seconds(60),
                "How long focus stays put once its subject has left an empty frame, before it racks to the scene")
     public var emptyHold: Duration
+    @Parameter(default: 0, range: 0...0.5,
+               "The share of the picture a stabilizer after this node crops away (its mode's crop: cinematic 0.12): subjects less than half inside what the take keeps are not chosen")
+    public var crop: Double
     @Parameter(default: .prominent,
                "Who gets focus: prominent (facing, large, near, central, new) or speaker (whoever is talking — faces the detector marks speaking — after speaker-dwell; silence keeps the last speaker)")
     public var follow: FocusFollow
@@ -110,6 +113,7 @@ public struct FocusNode: Node {
         c.dwell = dwell.seconds
         c.acquireDwell = acquireDwell.seconds
         c.emptyHold = emptyHold.seconds
+        c.crop = crop
         c.follow = follow
         c.speakerDwell = speakerDwell.seconds
         c.recordsFrames = false  // a live graph runs for hours: keep decisions only

@@ -89,6 +89,27 @@ extension [FocusEngineOutput] {
         #expect(out.at(1.4).focus.focusDisparity == 40)  // 30 px at 80 px/s: landed 0.375 s after first sight
     }
 
+    /// A stabilizer after the decision crops 12 % away: a newcomer standing mostly in that margin
+    /// (its face 0.96…1.04 of the frame's width) is not in the take, and does not pull focus off
+    /// the subject the take shows; without the crop it does.
+    @Test(arguments: [0.0, 0.12]) func subjectsOutsideWhatTheTakeKeepsAreNotChosen(_ crop: Double) throws {
+        var config = FocusEngineConfiguration()
+        config.crop = crop
+        let subjects = [
+            ScenarioSubject(group: 1, disparity: 40, present: 0..<8, x: 0.4),
+            ScenarioSubject(group: 2, disparity: 60, present: 2..<8, x: 0.9),
+        ]
+        let (_, engine) = try runEngine(subjects, until: 8, configuration: config)
+        let targets = engine.script.decisions.filter { $0.kind == .base }.map(\.target)
+        if crop == 0 {
+            #expect(targets.contains(.group(2)), "\(targets)")
+        } else {
+            #expect(targets == [.group(1)], "\(targets)")
+        }
+        #expect(FocusEngine.isShown(NormalizedRect(x: 0.9, y: 0.2, width: 0.2, height: 0.7), crop: 0.12) == false)
+        #expect(FocusEngine.isShown(NormalizedRect(x: 0.8, y: 0.2, width: 0.2, height: 0.7), crop: 0.12) == true)
+    }
+
     /// The subject in focus leaves while another walks in: focus waits for the newcomer rather
     /// than racking to the scene and back; with nobody coming, it rests on the scene.
     @Test(arguments: [true, false]) func whenTheSubjectLeavesFocusWaitsForSomeoneWalkingIn(_ someoneComes: Bool) throws {

@@ -135,6 +135,15 @@ public struct FocusEngine: Sendable {
 
     // MARK: - The automatic choice
 
+    /// Whether at least half of `box` lies inside the picture kept when `crop` of it is cropped
+    /// away, centred.
+    public static func isShown(_ box: NormalizedRect, crop: Double) -> Bool {
+        guard crop > 0 else { return true }
+        let lo = min(0.5, crop / 2), hi = 1 - lo
+        let w = max(0, min(box.x + box.width, hi) - max(box.x, lo)), h = max(0, min(box.y + box.height, hi) - max(box.y, lo))
+        return w * h >= 0.5 * box.width * box.height
+    }
+
     private struct Candidate {
         var group: Int
         var facing = false
@@ -146,7 +155,7 @@ public struct FocusEngine: Sendable {
     private mutating func chooseBase(_ time: Timestamp, _ detections: Detections, sceneDisparity: Double?) {
         let c = configuration
         var candidates: [Candidate] = []
-        for d in detections {
+        for d in detections where Self.isShown(d.bounds, crop: c.crop) {
             let i: Int
             if let k = candidates.firstIndex(where: { $0.group == d.groupID }) {
                 i = k

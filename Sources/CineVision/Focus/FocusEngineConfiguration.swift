@@ -53,6 +53,12 @@ public struct FocusEngineConfiguration: Sendable, Hashable {
     /// the frame, occlusions); a real subject does not move that fast in depth, so focus
     /// follows at most this fast. 0 = follow the measurement exactly.
     public var followSpeed: Double = 120
+    /// The share of the picture a stabilizer after the focus decision crops away (its mode's
+    /// crop, centred), 0…0.5: the subjects are chosen from what the take will show — someone
+    /// less than half inside the kept picture is not a candidate (a face just outside a
+    /// stabilized take's frame does not pull focus off the person it shows). 0 = the whole
+    /// frame.
+    public var crop: Double = 0
     /// The rule that picks the subject: the most prominent (the default) or the speaker.
     public var follow = FocusFollow.prominent
     /// With ``follow`` `.speaker`, for how long someone's mouth must have been seen moving in
