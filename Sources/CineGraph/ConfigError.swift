@@ -42,13 +42,17 @@ public struct ConfigErrors: Error, Sendable, CustomStringConvertible {
 /// A problem a node finds with its own configuration, naming the parameter it concerns.
 /// The validator turns it into a ``ConfigError`` at that parameter's position.
 public struct ParameterError: Error, Sendable {
+    /// Another node whose parameter this is (a producer that does not fit the node it feeds,
+    /// ``Node/validate(upstream:)``); `nil` for the node that throws.
+    public var node: String?
     /// The parameter's config name (kebab-case), or `nil` for the node as a whole.
     public var parameter: String?
     public var message: String
     public var hint: String?
 
-    /// Creates an error about `parameter`.
-    public init(_ parameter: String?, _ message: String, hint: String? = nil) {
+    /// Creates an error about `parameter` (of `node`, another node, when given).
+    public init(_ parameter: String?, _ message: String, hint: String? = nil, node: String? = nil) {
+        self.node = node
         self.parameter = parameter
         self.message = message
         self.hint = hint

@@ -31,6 +31,12 @@ public protocol Node: SendableMetatype {
     /// Checks what the node needs from this machine (a camera present, an input file readable)
     /// before a run starts; throw ``ParameterError`` naming the parameter.
     func preflight() throws
+    /// Checks the node against the nodes feeding it, once every node's own parameters are
+    /// known: `upstream` maps each connected input to its producer. Throw ``ParameterError``
+    /// naming one of this node's parameters, or one of a producer's (``ParameterError/node``;
+    /// reported at its line in the config). A contract between two nodes
+    /// is declared once, in the consumer, and checked when the graph loads.
+    func validate(upstream: [String: UpstreamNode]) throws
     /// Whether this source produces packets in real time (a camera). Edges downstream of a live
     /// source drop the oldest packet instead of blocking, and count the drops.
     var isLive: Bool { get }
@@ -67,6 +73,7 @@ extension Node {
     public static var commands: [CommandDescription] { [] }
     public func validate() throws {}
     public func preflight() throws {}
+    public func validate(upstream: [String: UpstreamNode]) throws {}
     public var isLive: Bool { false }
     public static var priority: NodePriority? { nil }
     public static var adaptations: [NodeAdaptation] { [] }
@@ -188,5 +195,25 @@ public struct NodeContext {
     /// Posts an event (for example "still saved") to the control channel's subscribers.
     public func post(_ name: String, _ fields: [String: String] = [:]) {
         events.publish(GraphEvent(node: nodeName, name: name, timestamp: timestamp, fields: fields))
+    }
+}
+
+/// A node feeding another, as ``Node/validate(upstream:)`` sees it.
+public struct UpstreamNode: Sendable {
+    /// The producer's name in the graph.
+    public var name: String
+    /// Its kind.
+    public var kind: String
+    /// The output the input is connected to.
+    public var output: String
+    /// Every parameter's value as text (defaults included), by config name.
+    public var parameters: [String: String]
+
+    /// Creates a description of a producer.
+    public init(name: String, kind: String, output: String, parameters: [String: String]) {
+        self.name = name
+        self.kind = kind
+        self.output = output
+        self.parameters = parameters
     }
 }

@@ -195,6 +195,20 @@ public struct StabilizerNode: Node {
     }
 }
 
+extension StabilizerNode {
+    /// A `focus` node feeding `focus` decides before the crop: its `crop` must be this mode's,
+    /// or 0 (it then chooses from the whole frame, margin included).
+    public func validate(upstream: [String: UpstreamNode]) throws {
+        guard let focus = upstream["focus"], focus.kind == FocusNode.kind,
+              let text = focus.parameters["crop"], let crop = Double(text), crop != 0 else { return }
+        let mine = mode.mode.maxCropFraction
+        guard abs(crop - mine) > 1e-9 else { return }
+        throw ParameterError(
+            "crop", "is \(text), but '\(focus.name)' feeds stabilizer mode \(mode.rawValue), which crops \(mine) away",
+            hint: "set crop: \(mine), or 0 to choose subjects from the whole frame", node: focus.name)
+    }
+}
+
 /// The `stabilizer` node's modes, spelled as in configs.
 public enum StabilizerMode: String, ParameterEnum {
     case off

@@ -280,4 +280,28 @@ private func meter(_ images: [Image]) throws -> StabilizationJitterMeter.Result 
             _ = try rgba.process([\.$video: Image(width: 64, height: 48, format: .rgba8)])
         }
     }
+
+    /// The focus node decides before the stabilizer crops: its `crop` must be the mode's (or 0).
+    /// A mismatch is refused when the graph loads, at the focus node's `crop` line.
+    @Test(arguments: [("cinematic", "0.12", nil), ("cinematic", "0", nil), ("cinematic-extended", "0.12", "f.conf:4:")])
+    func aFocusCropThatIsNotTheStabilizersIsRefusedAtLoad(_ mode: String, _ crop: String, _ error: String?) {
+        let text = """
+            nodes:
+              camera: { kind: synthetic, size: 320x180, duration: 1s }
+              focus: { kind: focus, detections: camera.detections, disparity: camera.disparity,
+                       crop: \(crop) }
+              steady: { kind: stabilizer, video: camera.left, focus: focus.focus, mode: \(mode) }
+              out: { kind: frames, video: steady.stabilized-video, path: /tmp/never/%05d.png }
+            """
+        do {
+            _ = try Graph.parse(text, file: "f.conf", registry: .standard())
+            #expect(error == nil, "loaded")
+        } catch let e as ConfigErrors {
+            #expect(e.errors.count == 1 && e.errors[0].key == "nodes.focus.crop", "\(e)")
+            #expect(error.map { e.errors[0].description.contains($0) } == true, "\(e)")
+            #expect(e.errors[0].description.contains("crops 0.18 away"), "\(e)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
 }
