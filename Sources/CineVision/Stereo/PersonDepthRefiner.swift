@@ -60,7 +60,7 @@ public struct PersonDepthRefiner: Sendable {
         public var stillThreshold: Float = 0.75
         /// Where the view's mean over a sample changed by at most this many levels since the
         /// last frame, the picture stands still there.
-        public var stillPicture: Float = 4
+        public var stillPicture: Float = 2
         /// How much of the last frame's value a sample keeps where the picture stands still.
         public var heldStill: Float = 0.9
         /// Cores the test against the views may use.
