@@ -29,7 +29,6 @@ public struct GraphBuilder {
         b.orderTopologically()
         b.checkImageFormats()
         b.checkParameters()
-        b.checkAcrossNodes()
         b.assignPriorities()
         if !b.errors.isEmpty { throw ConfigErrors(b.errors) }
         return Graph(name: spec.name, file: spec.file, nodes: b.sorted.map { b.built[$0]! })
@@ -243,18 +242,27 @@ private struct Build {
         }
     }
 
-    /// Each node checks its parameters together, on a configured instance that never runs.
+    /// Each node checks its parameters together, on a configured instance that never runs, then
+    /// against the nodes feeding it (``Node/validate(upstream:)``): in topological order every
+    /// producer's parameters are known by then.
     mutating func checkParameters() {
         for name in sorted {
             let (node, slots) = built[name]!.instantiate()
             let specNode = spec.nodes.first { $0.name == name }!
+            let upstream = built[name]!.inputs.reduce(into: [String: UpstreamNode]()) { out, input in
+                guard let producer = built[input.value.node] else { return }
+                out[input.key] = UpstreamNode(name: producer.name, kind: producer.description.kind,
+                                              output: input.value.port, parameters: producer.parameterTexts)
+            }
             do {
                 try node.validate()
+                if !upstream.isEmpty { try node.validate(upstream: upstream) }
                 if preflight { try node.preflight() }
             } catch let p as ParameterError {
-                let entry = p.parameter.flatMap { param in specNode.entries.first { $0.key == param } }
-                errors.append(ConfigError(entry?.value.location ?? specNode.location,
-                                          key: "nodes.\(name)" + (p.parameter.map { ".\($0)" } ?? ""),
+                let owner = p.node ?? name, ownerNode = spec.nodes.first { $0.name == owner } ?? specNode
+                let entry = p.parameter.flatMap { param in ownerNode.entries.first { $0.key == param } }
+                errors.append(ConfigError(entry?.value.location ?? ownerNode.location,
+                                          key: "nodes.\(owner)" + (p.parameter.map { ".\($0)" } ?? ""),
                                           p.message, hint: p.hint))
             } catch {
                 errors.append(ConfigError(specNode.location, key: "nodes.\(name)", "\(error)"))
@@ -262,31 +270,6 @@ private struct Build {
             built[name]!.parameterTexts = Dictionary(uniqueKeysWithValues: slots.parameters.map { ($0.name, $0.currentText) })
             let upstreamLive = built[name]!.inputs.values.contains { built[$0.node]?.isLive ?? false }
             built[name]!.isLive = node.isLive || upstreamLive
-        }
-    }
-
-    /// Each node against the nodes feeding it (``Node/validate(upstream:)``), once every node's
-    /// parameters are known.
-    mutating func checkAcrossNodes() {
-        for name in sorted {
-            let upstream = built[name]!.inputs.reduce(into: [String: UpstreamNode]()) { out, input in
-                guard let producer = built[input.value.node] else { return }
-                out[input.key] = UpstreamNode(name: producer.name, kind: producer.description.kind,
-                                              output: input.value.port, parameters: producer.parameterTexts)
-            }
-            guard !upstream.isEmpty else { continue }
-            let (node, _) = built[name]!.instantiate()
-            do {
-                try node.validate(upstream: upstream)
-            } catch let p as ParameterError {
-                let owner = p.node ?? name
-                let specNode = spec.nodes.first { $0.name == owner } ?? spec.nodes.first { $0.name == name }!
-                let entry = p.parameter.flatMap { param in specNode.entries.first { $0.key == param } }
-                errors.append(ConfigError(entry?.value.location ?? specNode.location,
-                                          key: "nodes.\(owner)" + (p.parameter.map { ".\($0)" } ?? ""), p.message, hint: p.hint))
-            } catch {
-                errors.append(ConfigError(spec.nodes.first { $0.name == name }!.location, key: "nodes.\(name)", "\(error)"))
-            }
         }
     }
 

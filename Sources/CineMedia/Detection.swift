@@ -14,6 +14,22 @@ public struct NormalizedRect: Sendable, Hashable, Codable {
         self.width = width
         self.height = height
     }
+
+    /// The whole frame.
+    public static let frame = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
+
+    /// The part of the rectangle inside `window` (0 wide or high where they do not overlap).
+    public func clipped(to window: NormalizedRect) -> NormalizedRect {
+        let x0 = min(window.x + window.width, max(window.x, x)), y0 = min(window.y + window.height, max(window.y, y))
+        let x1 = min(window.x + window.width, max(x0, x + width)), y1 = min(window.y + window.height, max(y0, y + height))
+        return NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The share of the rectangle's area inside `window`, 0…1 (0 for an empty rectangle).
+    public func share(inside window: NormalizedRect) -> Double {
+        let c = clipped(to: window)
+        return width * height > 0 ? c.width * c.height / (width * height) : 0
+    }
 }
 
 /// What kind of object a detection is.

@@ -407,13 +407,10 @@ public struct ObjectTracker: Sendable {
             guard t.misses <= coasting || away else { return nil }
             // A missed face or body with someone nearer in its box is hidden: not in view.
             guard t.misses == 0 || !t.hidden else { return nil }
-            let r = t.rect
-            let x0 = min(1, max(0, r.x)), y0 = min(1, max(0, r.y))
-            let x1 = min(1, max(x0, r.x + r.width)), y1 = min(1, max(y0, r.y + r.height))
-            guard x1 > x0, y1 > y0,
-                  (x1 - x0) * (y1 - y0) >= configuration.minimumShareInFrame * r.width * r.height else { return nil }
-            return Detection(id: t.id, groupID: t.groupID, type: t.type,
-                             bounds: NormalizedRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+            let r = t.rect, inFrame = r.clipped(to: .frame)
+            guard inFrame.width > 0, inFrame.height > 0,
+                  inFrame.width * inFrame.height >= configuration.minimumShareInFrame * r.width * r.height else { return nil }
+            return Detection(id: t.id, groupID: t.groupID, type: t.type, bounds: inFrame,
                              confidence: t.misses == 0 ? t.confidence : t.confidence * 0.5, disparity: t.disparity,
                              facing: t.facing)
         }

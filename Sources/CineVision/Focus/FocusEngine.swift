@@ -139,9 +139,8 @@ public struct FocusEngine: Sendable {
     /// away, centred.
     public static func isShown(_ box: NormalizedRect, crop: Double) -> Bool {
         guard crop > 0 else { return true }
-        let lo = min(0.5, crop / 2), hi = 1 - lo
-        let w = max(0, min(box.x + box.width, hi) - max(box.x, lo)), h = max(0, min(box.y + box.height, hi) - max(box.y, lo))
-        return w * h >= 0.5 * box.width * box.height
+        let margin = min(0.5, crop / 2)
+        return box.share(inside: NormalizedRect(x: margin, y: margin, width: 1 - 2 * margin, height: 1 - 2 * margin)) >= 0.5
     }
 
     private struct Candidate {
