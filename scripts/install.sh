@@ -59,7 +59,7 @@ BIN="$(cd "$1" && pwd)/cinegraph"
 PREFIX=$(prefix_arg "$2")
 ROOT="$(destdir_arg "${3:-}")$PREFIX"
 cd "$(dirname "$0")/.."  # the checkout: .models/, graphs/, docs/, packaging/
-[ -f .models/.complete-v1 ] || die ".models/ is incomplete: run scripts/fetch-models.sh (make setup does it)"
+[ -f .models/.complete-v2 ] || die ".models/ is incomplete: run scripts/fetch-models.sh (make setup does it)"
 # Debian's zsh reads packaged completions from vendor-completions; site-functions elsewhere.
 ZSH_DIR=share/zsh/site-functions
 [ "$PREFIX" = /usr ] && ZSH_DIR=share/zsh/vendor-completions
@@ -88,7 +88,7 @@ put 755 "$BIN" bin/cinegraph
 # Models and LiteRT (found by the binary at <its folder>/../share/cinegraph/models). libLiteRt.so
 # is machine code, which the FHS keeps out of share/: it lives in lib/cinegraph, and the models
 # folder links to it.
-for f in .models/*.tflite; do put 644 "$f" "share/cinegraph/models/$(basename "$f")"; done
+for f in .models/*.tflite .models/*.f32; do put 644 "$f" "share/cinegraph/models/$(basename "$f")"; done
 put 644 .models/libLiteRt.so lib/cinegraph/libLiteRt.so
 ln -sfn ../../../lib/cinegraph/libLiteRt.so "$ROOT/share/cinegraph/models/libLiteRt.so"
 echo share/cinegraph/models/libLiteRt.so >> "$WORK/manifest"

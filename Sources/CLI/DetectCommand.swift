@@ -44,6 +44,10 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Smallest face-presence confidence of the landmark model kept (default 0.6 on photos, stricter than the detector node's 0.5 that movies use: nothing later corrects a box on a photo). By default a face the short-range model scores 0.75 or more is also kept from a presence of 0.05 (small faces); giving this option turns that off.")
     var facePresence: Double?
     @Option(help: "Person detector for humanBody (BlazePose's; a name in .models/ or a path).") var poseModel = PoseDetector.defaultFile
+    @Option(help: "Bodies with --model blazeface: both (BlazePose's detector for people near the lens, HOG for people standing or walking from --body-height up), blazepose or hog.")
+    var bodyModel: BodyModel = .both
+    @Option(help: "HOG's coefficient file (a name in .models/ or a path).") var hogModel = HOGPersonDetector.defaultFile
+    @Option(help: "Smallest person HOG looks for, head to feet, in the image's pixels.") var bodyHeight = 48
     @Option(help: "BlazeFace tiles to the image's short side: auto (the whole image, then squares of half, a quarter… of it, so small faces are found too), or a number (0 = the whole image at once).")
     var faceTiles: FaceTiling = .auto
     @Option(help: "Cascade XML file(s) to run instead of the type table (repeatable); reported as type `custom`.")
@@ -71,6 +75,7 @@ struct DetectCommand: ParsableCommand {
         var facePartner: BlazeFaceDetector?
         var landmarker: FaceLandmarker?
         var people: PoseDetector?
+        var walkers: HOGPersonDetector?
         if cascade.isEmpty {
             let catalog = CascadeCatalog.standard
             for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -88,7 +93,10 @@ struct DetectCommand: ParsableCommand {
                     continue
                 }
                 if t == .humanBody && model == .blazeface {
-                    do { people = try PoseDetector(file: poseModel, threads: 1) } catch let e as InferenceError {
+                    do {
+                        if bodyModel != .hog { people = try PoseDetector(file: poseModel, threads: 1) }
+                        if bodyModel != .blazepose { walkers = try HOGPersonDetector(file: hogModel) }
+                    } catch let e as InferenceError {
                         throw ToolError(e.description)
                     }
                     continue
@@ -130,6 +138,7 @@ struct DetectCommand: ParsableCommand {
             var size = (width: 0, height: 0)
             // One decode in colour for the learned models.
             let color = faces != nil || people != nil ? try ImageFile.read(path, as: .rgba8) : nil
+            let gray = walkers != nil || !jobs.isEmpty ? try ImageFile.read(path, as: .gray8) : nil
             if let color { size = (color.width, color.height) }
             if let faces, let color {
                 let detected: [BlazeFaceDetection]
@@ -180,9 +189,11 @@ struct DetectCommand: ParsableCommand {
                     found.append(object)
                 }
             }
+            var poseBodies: [NormalizedRect] = []
             if let people, let color {
                 let persons: [PersonDetection]
                 do { persons = try people.detect(color) } catch let e as InferenceError { throw ToolError("\(path): \(e.description)") }
+                poseBodies = persons.map(\.body)
                 for p in persons {
                     let b = p.body, W = Double(color.width), H = Double(color.height)
                     let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
@@ -197,8 +208,24 @@ struct DetectCommand: ParsableCommand {
                     found.append(object)
                 }
             }
-            if !jobs.isEmpty {
-                let img = try ImageFile.read(path, as: .gray8)
+            if let walkers, let gray {
+                size = (gray.width, gray.height)
+                var p = HOGPersonDetector.Parameters()
+                p.smallest = bodyHeight
+                p.threads = threads
+                let W = Double(gray.width), H = Double(gray.height)
+                for person in HOGPersonDetector.unseen(walkers.detect(gray, parameters: p), by: poseBodies) {
+                    let b = person.bounds
+                    let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
+                    let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())
+                    if !json { print("\(path) humanBody \(x) \(y) \(w) \(h)") }
+                    var object = DetectedObject(type: "humanBody", facing: Facing.unknown.rawValue, x: x, y: y, width: w, height: h)
+                    object.model = walkers.file
+                    object.confidence = (person.score * 1000).rounded() / 1000
+                    found.append(object)
+                }
+            }
+            if !jobs.isEmpty, let img = gray {
                 size = (img.width, img.height)
                 try cascades(jobs, on: img, path: path, parameters: params, into: &found)
             }
@@ -248,6 +275,7 @@ struct DetectCommand: ParsableCommand {
 }
 
 extension DetectorModel: ExpressibleByArgument {}
+extension BodyModel: ExpressibleByArgument {}
 
 /// `--face-tiles`: every scale (`auto`) or a fixed number of squares to the short side.
 enum FaceTiling: ExpressibleByArgument, Equatable {

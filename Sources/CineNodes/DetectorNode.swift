@@ -322,6 +322,17 @@ public struct DetectorNode: Node {
     }
 }
 
+/// Where a `detector` node's bodies come from, with the learned face model.
+public enum BodyModel: String, ParameterEnum {
+    /// BlazePose's person detector for people near the lens (found by their heads) and HOG for
+    /// people standing or walking farther away, whichever way they face.
+    case both
+    /// BlazePose's person detector only.
+    case blazepose
+    /// The HOG people detector only.
+    case hog
+}
+
 /// Where a `detector` node's faces come from: a learned model, or a cascade family.
 public enum DetectorModel: String, ParameterEnum {
     /// MediaPipe's BlazeFace run by LiteRT (faces); cascades for the other types.
