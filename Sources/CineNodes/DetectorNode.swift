@@ -6,6 +6,7 @@ import CineGraph
 import CineInference
 import CineMedia
 import CineVision
+import Foundation
 
 /// Kind `detector`: finds and tracks the focus candidates of each frame.
 public struct DetectorNode: Node {
@@ -73,6 +74,15 @@ public struct DetectorNode: Node {
     @Parameter(default: "pose_detection.tflite",
                "Person detector for humanBody with model blazeface (BlazePose's; a name in .models/ or a path)")
     public var poseModel: String
+    @Parameter(default: .both,
+               "Bodies with model blazeface: both (BlazePose's person detector for people near the lens, HOG for people standing or walking from body-height up, whichever way they face), blazepose or hog")
+    public var bodyModel: BodyModel
+    @Parameter(default: "hog_people_default.f32", "HOG people detector's coefficients (a name in .models/ or a path; OpenCV's default people detector, written by scripts/fetch-models.sh)")
+    public var hogModel: String
+    @Parameter(default: 48, range: 16...2160, "Smallest person HOG looks for, head to feet, in the frame's pixels (smaller costs more: the frame is enlarged to 96/body-height)")
+    public var bodyHeight: Int
+    @Parameter(default: 0, range: -2...4, "HOG score a person needs to start a track (OpenCV's hitThreshold); windows up to 0.55 under it keep tracked people (ByteTrack's second pass)")
+    public var bodyScore: Double
     @Parameter(default: 2, range: 0...8,
                "BlazeFace tiles to the frame's short side (overlapping squares, so faces in a wide shot are big enough; 0 = the whole frame at once)")
     public var faceTiles: Int
@@ -102,6 +112,7 @@ public struct DetectorNode: Node {
     private var faces: BlazeFaceDetector?
     private var landmarker: FaceLandmarker?
     private var people: PoseDetector?
+    private var walkers: HOGPersonDetector?
     /// What the learned models (faces, bodies) found at the start of a detection spread over
     /// frames, handed over with the cascades' when it completes.
     private var pendingLearned: [TrackerObservation] = []
@@ -150,6 +161,21 @@ public struct DetectorNode: Node {
         }
         do { _ = try makeLandmarker() } catch let e as InferenceError { throw ParameterError("landmark-model", e.description) }
         do { _ = try makePoseDetector() } catch let e as InferenceError { throw ParameterError("pose-model", e.description) }
+        do { _ = try makeWalkers() } catch let e as InferenceError { throw ParameterError("hog-model", e.description) }
+    }
+
+    private func makeWalkers() throws -> HOGPersonDetector? {
+        learnedBodies && bodyModel != .blazepose ? try HOGPersonDetector(file: hogModel) : nil
+    }
+
+    /// HOG's settings: a low threshold, so that weak windows can keep a tracked person (their
+    /// confidence under the tracker's 0.5 that starts a track).
+    private var hogParameters: HOGPersonDetector.Parameters {
+        var p = HOGPersonDetector.Parameters()
+        p.smallest = bodyHeight
+        p.threshold = bodyScore - 0.55
+        p.threads = threads
+        return p
     }
 
     private func makeLandmarker() throws -> FaceLandmarker? {
@@ -162,7 +188,7 @@ public struct DetectorNode: Node {
     private var learnedBodies: Bool { model == .blazeface && types.contains(DetectionType.humanBody.rawValue) }
 
     private func makePoseDetector() throws -> PoseDetector? {
-        learnedBodies ? try PoseDetector(file: poseModel, threads: threads) : nil
+        learnedBodies && bodyModel != .hog ? try PoseDetector(file: poseModel, threads: threads) : nil
     }
 
     private func makeFaceDetector() throws -> BlazeFaceDetector? {
@@ -187,6 +213,7 @@ public struct DetectorNode: Node {
         faces = try makeFaceDetector()
         landmarker = try makeLandmarker()
         people = try makePoseDetector()
+        walkers = try makeWalkers()
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
         tracker = ObjectTracker(configuration: c)
@@ -207,11 +234,22 @@ public struct DetectorNode: Node {
         if lastDetection.map({ ctx.frameIndex - $0 >= every }) ?? true {
             lastDetection = ctx.frameIndex
             // The learned models see the whole frame in a few milliseconds: no spreading.
-            let learned = faces != nil || people != nil
+            let learned = faces != nil || people != nil || walkers != nil
             if learned { pendingLearned = [] }
+            var poseBodies: [NormalizedRect] = []
             if let people {
                 for p in try people.detect(image) {
                     pendingLearned.append(TrackerObservation(type: .humanBody, bounds: p.body, confidence: p.score, facing: .unknown))
+                    poseBodies.append(p.body)
+                }
+            }
+            if let walkers {
+                for p in HOGPersonDetector.unseen(walkers.detect(image, parameters: hogParameters), by: poseBodies) {
+                    // The threshold (body-score) maps to the tracker's 0.5; 0.55 under it to 0.1.
+                    let confidence = 1 / (1 + exp(-4 * (p.score - bodyScore)))
+                    var o = TrackerObservation(type: .humanBody, bounds: p.bounds, confidence: confidence, facing: .unknown)
+                    o.mustMove = true  // HOG also likes poles and door frames
+                    pendingLearned.append(o)
                 }
             }
             if let faces {

@@ -45,6 +45,9 @@ public struct SyntheticCameraNode: Node {
     @Parameter(default: false,
                "A talk scene: the subjects stand side by side facing the camera and take turns speaking by a seeded script (mouths move with the syllables; the truth detections say who is speaking)")
     public var talk: Bool
+    @Parameter(default: false,
+               "A wide shot: whole figures walk across a courtyard 12–38 m away (50–150 px tall at 720p), legs and arms swinging, in front of a wall at 60 m (the truth detections' bodies are head to feet)")
+    public var wide: Bool
     @Parameter(default: .seconds(0), range: .zero ... .seconds(86_400), "When the light drops (0 = never)") public var lightDropAt: Duration
     @Parameter(default: .seconds(3), range: .zero ... .seconds(3600), "How long the light stays low") public var lightDropFor: Duration
     @Parameter(default: 0.1, range: 0...1, "Light level during the drop (1 = normal)") public var lightDropLevel: Double
@@ -72,6 +75,7 @@ public struct SyntheticCameraNode: Node {
         c.props = props
         c.talk = talk
         c.showcase = showcase
+        c.wide = wide
         if lightDropAt.seconds > 0 {
             c.lightDrop = SyntheticScene.LightDrop(start: lightDropAt.seconds, duration: lightDropFor.seconds,
                                                    level: lightDropLevel)

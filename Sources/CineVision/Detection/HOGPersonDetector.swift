@@ -36,6 +36,11 @@ public final class HOGPersonDetector: Sendable {
         public var threshold: Double = 0
         /// Windows a person needs beyond the first (OpenCV's groupThreshold is 2).
         public var minNeighbors: Int = 2
+        /// Whether a window is dropped when another window 0.4 to 1 window above or below it, at
+        /// the same scale, scores over the threshold too: people stand on the floor, and nobody
+        /// stands on a person's head at their own distance, but poles, pillars and door frames
+        /// look alike all along their length.
+        public var rejectsStacked = true
         /// Cores to use.
         public var threads: Int = 1
         /// Creates the defaults (OpenCV's detectMultiScale defaults, people from 48 px).
@@ -102,7 +107,7 @@ public final class HOGPersonDetector: Sendable {
                                  into: level, width: lw, height: lh, stride: lw)
             let map = HOGFeatureMap(level, width: lw, height: lh, stride: lw, threads: p.threads)
             let sx = Double(width) / Double(lw), sy = Double(height) / Double(lh)
-            for hit in scan(map, threshold: Float(p.threshold), threads: p.threads) {
+            for hit in scan(map, threshold: Float(p.threshold), rejectStacked: p.rejectsStacked, threads: p.threads) {
                 hits.append((CascadeRect(x: Int((Double(hit.x * 8) * sx).rounded()), y: Int((Double(hit.y * 8) * sy).rounded()),
                                          width: Int((Double(Self.windowWidth) * sx).rounded()),
                                          height: Int((Double(Self.windowHeight) * sy).rounded())), hit.score))
@@ -113,7 +118,7 @@ public final class HOGPersonDetector: Sendable {
         var people: [HOGPerson] = grouped.rects.map { r in
             let best = hits.filter { RectangleGrouping.similar($0.rect, r, eps: 0.2) }.map(\.score).max() ?? Float(p.threshold)
             let margin = Double(r.height) * (1 - Self.personHeight / Double(Self.windowHeight)) / 2
-            let personWidth = Double(r.width) * 0.6
+            let personWidth = Double(r.width) * 0.53
             let x = Double(r.x) + (Double(r.width) - personWidth) / 2
             return HOGPerson(
                 bounds: NormalizedRect(x: x / Double(width), y: (Double(r.y) + margin) / Double(height),
@@ -121,7 +126,12 @@ public final class HOGPersonDetector: Sendable {
                 score: Double(best))
         }
         people.sort { $0.score > $1.score }
-        return people
+        // A tall person's legs look like a small person: drop a box mostly inside a larger one.
+        return people.filter { p in
+            !people.contains { q in
+                q.bounds.height > 1.25 * p.bounds.height && p.bounds.share(inside: q.bounds) >= 0.6
+            }
+        }
     }
 
     /// The people of `found` that none of `bodies` (another detector's) already holds: those
@@ -131,7 +141,7 @@ public final class HOGPersonDetector: Sendable {
     }
 
     /// The windows (top-left block) of `map` scoring over `threshold`.
-    private func scan(_ map: borrowing HOGFeatureMap, threshold: Float, threads: Int) -> [(x: Int, y: Int, score: Float)] {
+    private func scan(_ map: borrowing HOGFeatureMap, threshold: Float, rejectStacked: Bool, threads: Int) -> [(x: Int, y: Int, score: Float)] {
         let ww = Self.windowBlocksWide, wh = Self.windowBlocksHigh
         let nx = map.blocksWide - ww + 1, ny = map.blocksHigh - wh + 1
         guard nx > 0 && ny > 0 else { return [] }
@@ -158,9 +168,21 @@ public final class HOGPersonDetector: Sendable {
                 }
             }
         }
+        let stackedOffsets = Array(-16 ... -6) + Array(6...16)
+        // Nobody stands on a person's head: at one scale (one distance) a person standing on the
+        // floor has no other window from 0.4 to 1 window above or below them that looks like a person,
+        // while a pole or a pillar does all along its length.
+        @inline(__always) func stacked(_ x: Int, _ y: Int) -> Bool {
+            for dy in stackedOffsets where y + dy >= 0 && y + dy < ny {
+                for dx in -1...1 where x + dx >= 0 && x + dx < nx && scores[(y + dy) * nx + x + dx] > threshold { return true }
+            }
+            return false
+        }
         var out: [(x: Int, y: Int, score: Float)] = []
         for y in 0..<ny {
-            for x in 0..<nx where scores[y * nx + x] > threshold { out.append((x, y, scores[y * nx + x])) }
+            for x in 0..<nx where scores[y * nx + x] > threshold && !(rejectStacked && stacked(x, y)) {
+                out.append((x, y, scores[y * nx + x]))
+            }
         }
         return out
     }

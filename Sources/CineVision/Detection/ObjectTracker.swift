@@ -40,6 +40,10 @@ public struct ObjectTracker: Sendable {
         /// stray hit (a pattern on the wall, the back of a head) is reported for its own round
         /// and not carried on.
         public var coastAfterHits = 2
+        /// How far a track started by an observation that ``TrackerObservation/mustMove`` must
+        /// move before it is reported: where it stands (its bottom edge's middle), by this share
+        /// of its width across or of its height up or down.
+        public var confirmingMotion = 0.75
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
         /// Observations starting within this fraction of the frame's left edge are not gated by
@@ -85,6 +89,10 @@ public struct ObjectTracker: Sendable {
         var hidden = false
         /// The mouth opening of the observation matched this round (faces with a mesh).
         var mouthOpening: Double?
+        /// Where a track started by an observation that ``TrackerObservation/mustMove`` was
+        /// first seen (the middle of its bottom edge: where a person stands, which stays put
+        /// when a box on a pole grows or shrinks), until it is confirmed; `nil` once confirmed.
+        var origin: (x: Double, y: Double)?
 
         var rect: NormalizedRect { NormalizedRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h) }
         /// The disparity an observation must agree with: the current one while the track is
@@ -163,7 +171,8 @@ public struct ObjectTracker: Sendable {
             tracks.append(Track(id: nextID, type: o.type, cx: b.x + b.width / 2, cy: b.y + b.height / 2, w: b.width,
                                 h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity,
                                 seenDisparity: o.disparity, groupID: nextID,
-                                mouthOpening: o.mouthOpening))
+                                mouthOpening: o.mouthOpening,
+                                origin: o.mustMove ? (b.x + b.width / 2, b.y + b.height) : nil))
             nextID += 1
         }
         for i in tracks.indices { tracks[i].framesSinceUpdate = tracks[i].misses == 0 ? 0 : tracks[i].framesSinceUpdate }
@@ -290,6 +299,7 @@ public struct ObjectTracker: Sendable {
     /// When someone nearer covers most of that box, the samples near the track's own depth in
     /// the observation's box are taken instead. Clears the misses.
     private mutating func refreshDisparity(_ i: Int, observed o: TrackerObservation, map: DisparityMap?) {
+        confirm(i, observed: o)
         let previous = tracks[i].gateDisparity
         tracks[i].misses = 0
         if let map {
@@ -401,7 +411,10 @@ public struct ObjectTracker: Sendable {
     /// outside it (``Configuration/minimumShareInFrame``) are left out.
     public func report() -> Detections {
         let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
+        let faceGroups = Set(tracks.filter { $0.type == .humanFace }.map(\.groupID))
         return tracks.compactMap { t in
+            // Not yet moved, and no face: perhaps a pole.
+            guard t.origin == nil || faceGroups.contains(t.groupID) else { return nil }
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
             let coasting = t.hits >= configuration.coastAfterHits ? configuration.reportedMisses : 0
             guard t.misses <= coasting || away else { return nil }
@@ -414,6 +427,15 @@ public struct ObjectTracker: Sendable {
                              confidence: t.misses == 0 ? t.confidence : t.confidence * 0.5, disparity: t.disparity,
                              facing: t.facing)
         }
+    }
+
+    /// Confirms unconfirmed track `i` (``Track/origin``) once observation `o` does not need it
+    /// to move, or it has moved ``Configuration/confirmingMotion`` of its size from where it began.
+    private mutating func confirm(_ i: Int, observed o: TrackerObservation) {
+        guard let origin = tracks[i].origin else { return }
+        let t = tracks[i]
+        let moved = max(abs(t.cx - origin.x) / max(t.w, 1e-9), abs(t.cy + t.h / 2 - origin.y) / max(t.h, 1e-9))
+        if !o.mustMove || moved >= configuration.confirmingMotion { tracks[i].origin = nil }
     }
 
     /// Intersection over union of two normalised rectangles.

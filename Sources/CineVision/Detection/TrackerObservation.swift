@@ -16,6 +16,11 @@ public struct TrackerObservation: Sendable, Hashable {
     public var disparity: Double?
     /// How far a face's mouth is open (``FaceMesh/mouthOpening(_:)``), when its mesh was read.
     public var mouthOpening: Double?
+    /// Found by a detector that also fires on things that never move (HOG: poles, door frames,
+    /// paving): a track it starts is reported only once it has moved
+    /// (``ObjectTracker/Configuration/confirmingMotion``), an observation without this flag has
+    /// matched it, or a face shares its group.
+    public var mustMove = false
 
     /// Creates an observation.
     public init(type: DetectionType, bounds: NormalizedRect, confidence: Double = 1, facing: Facing = .unknown,

@@ -25,6 +25,8 @@ struct SubjectFigure {
     /// The face region of the head: cheek to cheek (85 % of the head's width), hairline to chin.
     let face: PixelRect
     let shoulderRadius: Double
+    /// A walking figure's legs and arms (``WalkerLimbs``); `nil` for a close figure.
+    let limbs: WalkerLimbs?
 
     init(pose: SubjectPose, camera: StereoCameraModel) {
         self.pose = pose
@@ -38,10 +40,20 @@ struct SubjectFigure {
         neck = camera.rect(
             x0: x - SubjectFigure.neckHalfWidth, x1: x + SubjectFigure.neckHalfWidth,
             bottom: shoulders - 0.03, top: headY - 0.06, depth: z)
-        body = camera.rect(
-            x0: x - SubjectFigure.bodyHalfWidth, x1: x + SubjectFigure.bodyHalfWidth,
-            bottom: -1, top: shoulders, depth: z)
-        shoulderRadius = SubjectFigure.shoulderRadius * camera.focalLength / z
+        if let gait = pose.gait {
+            let stature = headY + SubjectFigure.headHalfHeight
+            let walker = WalkerLimbs(x: x, depth: z, stature: stature, shoulders: shoulders, gait: gait, camera: camera)
+            limbs = walker
+            body = camera.rect(
+                x0: x - WalkerLimbs.torsoHalfWidth, x1: x + WalkerLimbs.torsoHalfWidth,
+                bottom: walker.hips - 0.04, top: shoulders, depth: z)
+        } else {
+            limbs = nil
+            body = camera.rect(
+                x0: x - SubjectFigure.bodyHalfWidth, x1: x + SubjectFigure.bodyHalfWidth,
+                bottom: -1, top: shoulders, depth: z)
+        }
+        shoulderRadius = (pose.gait == nil ? SubjectFigure.shoulderRadius : 0.05) * camera.focalLength / z
         // In head coordinates (-1…1, y down) the face spans x ±0.85 and y from the hairline (-0.5) to the chin (1).
         let cx = (head.left + head.right) / 2, cy = (head.top + head.bottom) / 2
         let a = head.width / 2, b = head.height / 2
@@ -51,6 +63,16 @@ struct SubjectFigure {
     /// Whether any part of the figure is inside a `width` × `height` image.
     func isVisible(width: Int, height: Int) -> Bool {
         body.intersects(width: width, height: height) || head.intersects(width: width, height: height)
+            || (limbs?.bounds.intersects(width: width, height: height) ?? false)
+    }
+
+    /// The whole figure's bounding box: head, body and limbs.
+    var whole: PixelRect {
+        var r = PixelRect(left: min(body.left, head.left), top: head.top, right: max(body.right, head.right), bottom: body.bottom)
+        if let b = limbs?.bounds {
+            r = PixelRect(left: min(r.left, b.left), top: min(r.top, b.top), right: max(r.right, b.right), bottom: max(r.bottom, b.bottom))
+        }
+        return r
     }
 
     /// Whether the figure is drawn at pixel position (`x`, `y`): inside its head (an ellipse),
@@ -58,6 +80,7 @@ struct SubjectFigure {
     func covers(x: Double, y: Double) -> Bool {
         func inside(_ r: PixelRect) -> Bool { x >= r.left && x < r.right && y >= r.top && y < r.bottom }
         if inside(body) || inside(neck) { return true }
+        if let limbs, inside(limbs.bounds), (0..<WalkerLimbs.count).contains(where: { inside(limbs.rects[$0]) }) { return true }
         guard head.width > 0, head.height > 0 else { return false }
         let u = (x - (head.left + head.right) / 2) / (head.width / 2)
         let v = (y - (head.top + head.bottom) / 2) / (head.height / 2)

@@ -20,6 +20,9 @@ struct SubjectPose: Sendable, Hashable {
     let clothing: Int
     /// How far the mouth is open: 0 (closed) … 1 (a talking subject's widest).
     var mouthOpening = 0.0
+    /// A whole figure walking (a wide scene): the phase of its stride, radians; its legs and
+    /// arms swing with it. `nil`: the torso runs off the bottom of the frame (a close scene).
+    var gait: Double? = nil
 }
 
 /// One subject's walk: it enters from one side at ``enterTime``, strolls across at a steady
@@ -47,6 +50,9 @@ struct SubjectScript: Sendable, Hashable {
     let stepPhase: Double
     /// World X where a subject who does not walk stands (a talk scene); `nil` for a walker.
     var standingX: Double? = nil
+    /// Strides a second of a whole figure walking (a wide scene: legs and arms swing, see
+    /// ``WalkerLimbs``); `nil` for a close subject.
+    var strideRate: Double? = nil
 
     /// Scene time when the subject has just left the frame.
     var exitTime: Double { enterTime + crossingDuration }
@@ -66,14 +72,14 @@ struct SubjectScript: Sendable, Hashable {
         guard progress >= 0 && progress <= 1 else { return nil }
         let depth = startDepth + (endDepth - startDepth) * progress
         // Start and end just outside the view at the depth the subject has then.
-        let margin = SubjectFigure.bodyHalfWidth + 0.05
+        let margin = strideRate == nil ? SubjectFigure.bodyHalfWidth + 0.05 : 0.5
         let startX = -(startDepth * camera.tanHalfWidth + margin), endX = endDepth * camera.tanHalfWidth + margin
         let x = startX + (endX - startX) * progress
         let bob = 0.012 * abs(sin(Double.pi * 1.8 * time + stepPhase))
         return SubjectPose(
             id: id, x: entersFromLeft ? x : -x, depth: depth, headHeight: headHeight + bob,
             facingCamera: !(turnedAway?.contains(progress) ?? false),
-            character: character, clothing: clothing)
+            character: character, clothing: clothing, gait: strideRate.map { 2 * Double.pi * $0 * time + stepPhase })
     }
 
     /// The walks of `count` subjects over a scene of `duration` seconds.
@@ -130,6 +136,33 @@ struct SubjectScript: Sendable, Hashable {
                     stepPhase: random.uniform(0, 2 * Double.pi)))
         }
         return scripts
+    }
+
+    /// The people of a wide scene: `count` whole figures walking across at 12–38 m (at 720p and
+    /// 60°, 150 down to 50 pixels tall; depths spread evenly over that range, in a seeded order),
+    /// 1.1–1.5 m/s, 1.6–1.9 m tall, each way in turn (the first way seeded). They start at seeded
+    /// times from already half-way across at the start to 60 % of the scene, so the scene is
+    /// busy from its first frame; a crossing takes 11–45 s, so some are still walking when the
+    /// scene loops. Even-numbered walkers show their faces, the others the backs of their heads.
+    static func walkers(count: Int, duration: Double, seed: UInt64, characterCount: Int, clothingCount: Int,
+                        camera: StereoCameraModel) -> [SubjectScript] {
+        var random = SeededRandom(seed: seed ^ 0x3A1C_E77)
+        let flip = random.unit() < 0.5
+        let characters = random.permutation(of: characterCount)
+        let clothes = random.permutation(of: clothingCount)
+        let slots = random.permutation(of: max(1, count))
+        return (0..<count).map { k in
+            let depth = 12 + 26 * (Double(slots[k]) + random.uniform(0.1, 0.9)) / Double(count)
+            let speed = random.uniform(1.1, 1.5)
+            let crossing = (2 * depth * camera.tanHalfWidth + 1) / speed
+            let enter = random.uniform(-0.5 * crossing, 0.6 * duration)
+            let stature = random.uniform(1.6, 1.9)
+            return SubjectScript(
+                id: k, enterTime: enter, crossingDuration: crossing, entersFromLeft: (k % 2 == 0) != flip,
+                startDepth: depth, endDepth: depth, headHeight: stature - SubjectFigure.headHalfHeight, turnedAway: k % 2 == 0 ? nil : 0...1,
+                character: characters[k % characterCount], clothing: clothes[k % clothingCount],
+                stepPhase: random.uniform(0, 2 * Double.pi), strideRate: speed / 1.4)
+        }
     }
 
     /// The people of a talk scene: `count` subjects standing side by side facing the camera for

@@ -73,8 +73,13 @@ public struct SyntheticScene: Sendable {
             width: configuration.width, height: configuration.height,
             baseline: configuration.baseline,
             fieldOfViewDegrees: configuration.fieldOfViewDegrees)
-        set = SceneSet(camera: camera, seed: configuration.seed, library: library)
-        if configuration.talk {
+        set = SceneSet(camera: camera, seed: configuration.seed, library: library, wide: configuration.wide)
+        if configuration.wide {
+            scripts = SubjectScript.walkers(
+                count: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed,
+                characterCount: library.characters.count, clothingCount: library.clothing.count, camera: camera)
+            talk = nil
+        } else if configuration.talk {
             scripts = SubjectScript.standing(
                 count: configuration.subjectCount, duration: configuration.duration, seed: configuration.seed,
                 characterCount: library.characters.count, clothingCount: library.clothing.count, camera: camera)
@@ -108,7 +113,7 @@ public struct SyntheticScene: Sendable {
     public func depth(atDisparity pixels: Double) -> Double { camera.focalLength * camera.baseline / pixels }
 
     /// Depth of the backdrop wall, metres: the farthest surface, hence the smallest disparity.
-    public var backdropDepth: Double { SceneSet.backdropDepth }
+    public var backdropDepth: Double { self.set.backdropDepth }
 
     // MARK: Time
 
@@ -168,9 +173,7 @@ public struct SyntheticScene: Sendable {
         }
         return figures.map { entry in
             let figure = entry.figure
-            let whole = PixelRect(
-                left: min(figure.body.left, figure.head.left), top: figure.head.top,
-                right: max(figure.body.right, figure.head.right), bottom: figure.body.bottom)
+            let whole = figure.whole
             let nearer = figures.filter { $0.figure.disparity > figure.disparity }.map(\.figure)
             return SyntheticSubject(
                 id: entry.id, face: figure.face.normalized(width: w, height: h),
@@ -266,7 +269,7 @@ public struct SyntheticScene: Sendable {
         let background = backgroundCache.map { cache in
             cache.get { set.layers.withUnsafeBufferPointer { SceneBackground(layers: $0, width: w, height: h) } }
         }
-        let capacity = set.layers.count + 4 * scripts.count + 2
+        let capacity = set.layers.count + (4 + WalkerLimbs.count) * scripts.count + 2
         withUnsafeTemporaryAllocation(of: SceneLayer.self, capacity: capacity) { buffer in
             let count = collectLayers(at: t, into: buffer)
             defer { _ = buffer.baseAddress!.deinitialize(count: count) }
@@ -348,10 +351,18 @@ public struct SyntheticScene: Sendable {
                 guard figure.isVisible(width: camera.width, height: camera.height) else { continue }
                 emitProps(fartherThan: poses[i].depth)
                 let layers = figure.layers(library: library)
+                // A walker's far arm and leg behind the body, the near ones in front.
+                let limbs = figure.limbs.map { ($0, figure.limbTextures(library: library)) }
+                if let (l, t) = limbs {
+                    for k in WalkerLimbs.behind { buffer.initializeElement(at: count, to: l.layer(k, textures: t)); count += 1 }
+                }
                 buffer.initializeElement(at: count, to: layers.body)
                 buffer.initializeElement(at: count + 1, to: layers.neck)
                 buffer.initializeElement(at: count + 2, to: layers.head)
                 count += 3
+                if let (l, t) = limbs {
+                    for k in WalkerLimbs.inFront { buffer.initializeElement(at: count, to: l.layer(k, textures: t)); count += 1 }
+                }
                 if let mouth = figure.mouth(library: library) {
                     buffer.initializeElement(at: count, to: mouth)
                     count += 1

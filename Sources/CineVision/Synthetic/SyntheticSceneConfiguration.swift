@@ -64,6 +64,11 @@ extension SyntheticScene {
         /// about 1.6 times a second without a sound (``TalkScript/chews``). The truth keeps them
         /// silent. Off by default.
         public var chewing = false
+        /// A wide shot: people walk through a courtyard far from the camera — whole figures,
+        /// legs and arms swinging, 12–38 m away (50–150 pixels tall at 720p), in front of a wall
+        /// at 60 m with two posts (``SubjectScript/walkers(count:duration:seed:characterCount:clothingCount:camera:)``).
+        /// Off by default.
+        public var wide = false
 
         /// Creates a configuration; the defaults are a 1280 × 720, 30 fps, 20 s scene with a
         /// 6.5 cm baseline, a 60° field of view, mild noise (1 % of full scale) and three subjects.
