@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Scores bodies found against the truth, frame by frame (metadata JSON lines of each).
 
-A truth body counts when at least 90 % of it is inside the frame and it is at least
---min-height pixels tall; a found body matches it at IoU >= 0.5 (one to one, best first). A found
-body that matches no counted truth but overlaps an uncounted one (half out of the frame, or
-smaller) by IoU >= 0.3 is ignored, neither right nor wrong. Prints recall, precision, and the IDs
+A truth body counts when it is whole inside the frame, at least --min-height pixels tall and
+not more than 35 % behind a nearer person's box (the Caltech benchmark's "reasonable" people); a found body matches it at IoU >= 0.5 (one to one, best first). A found
+body that matches no counted truth but lies half inside an uncounted one (cut by the frame's
+edge, or smaller) is ignored, neither right nor wrong (the Caltech benchmark's ignore regions). Prints recall, precision, and the IDs
 each walk was given (one per walk is the aim).
 
 usage: score.py TRUTH.jsonl FOUND.jsonl [--width W --height H --min-height PX --json]
@@ -16,6 +16,10 @@ def boxes(line, kind="humanBody"):
     return [(d["id"], d["bounds"]) for d in json.loads(line).get("detections", []) if d["type"] == kind]
 
 
+def disparities(line, kind="humanBody"):
+    return {d["id"]: d.get("disparity") or 0 for d in json.loads(line).get("detections", []) if d["type"] == kind}
+
+
 def iou(a, b):
     x0, y0 = max(a["x"], b["x"]), max(a["y"], b["y"])
     x1 = min(a["x"] + a["width"], b["x"] + b["width"])
@@ -23,6 +27,15 @@ def iou(a, b):
     inter = max(0.0, x1 - x0) * max(0.0, y1 - y0)
     union = a["width"] * a["height"] + b["width"] * b["height"] - inter
     return inter / union if union > 0 else 0.0
+
+
+def inside(a, b):
+    """The share of a's area inside b."""
+    x0, y0 = max(a["x"], b["x"]), max(a["y"], b["y"])
+    x1 = min(a["x"] + a["width"], b["x"] + b["width"])
+    y1 = min(a["y"] + a["height"], b["y"] + b["height"])
+    area = a["width"] * a["height"]
+    return max(0.0, x1 - x0) * max(0.0, y1 - y0) / area if area > 0 else 0.0
 
 
 def main():
@@ -41,11 +54,13 @@ def main():
     ids = {}  # walk -> {found id: frames}
     for t_line, f_line in zip(truth[:n], found[:n]):
         counted, ignored = [], []
-        for tid, b in boxes(t_line):
+        people, near = boxes(t_line), disparities(t_line)
+        for tid, b in people:
             # The truth box is clipped to the frame; a figure cut by the edge is shorter or narrower.
             whole = b["x"] > 0.0005 and b["x"] + b["width"] < 0.9995 and b["y"] + b["height"] < 0.9995
             tall = b["height"] * a.height >= a.min_height
-            (counted if whole and tall else ignored).append((tid, b))
+            hidden = max((inside(b, o) for oid, o in people if near[oid] > near[tid]), default=0) > 0.35
+            (counted if whole and tall and not hidden else ignored).append((tid, b))
         dets = boxes(f_line)
         pairs = sorted(((iou(t, d), i, j) for i, (_, t) in enumerate(counted) for j, (_, d) in enumerate(dets)), reverse=True)
         used_t, used_d = set(), set()
@@ -60,7 +75,7 @@ def main():
         hits += len(used_t)
         misses += len(counted) - len(used_t)
         for j, (_, d) in enumerate(dets):
-            if j in used_d or any(iou(t, d) >= 0.3 for _, t in ignored):
+            if j in used_d or any(inside(d, t) >= 0.5 for _, t in ignored):
                 continue
             false += 1
     recall = hits / max(1, hits + misses)

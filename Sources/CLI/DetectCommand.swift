@@ -137,8 +137,8 @@ struct DetectCommand: ParsableCommand {
             var found: [DetectedObject] = []
             var size = (width: 0, height: 0)
             // One decode in colour for the learned models.
-            let color = faces != nil || people != nil ? try ImageFile.read(path, as: .rgba8) : nil
-            let gray = walkers != nil || !jobs.isEmpty ? try ImageFile.read(path, as: .gray8) : nil
+            let color = faces != nil || people != nil || walkers != nil ? try ImageFile.read(path, as: .rgba8) : nil
+            let gray = !jobs.isEmpty ? try ImageFile.read(path, as: .gray8) : nil
             if let color { size = (color.width, color.height) }
             if let faces, let color {
                 let detected: [BlazeFaceDetection]
@@ -208,13 +208,12 @@ struct DetectCommand: ParsableCommand {
                     found.append(object)
                 }
             }
-            if let walkers, let gray {
-                size = (gray.width, gray.height)
+            if let walkers, let color {
                 var p = HOGPersonDetector.Parameters()
                 p.smallest = bodyHeight
                 p.threads = threads
-                let W = Double(gray.width), H = Double(gray.height)
-                for person in HOGPersonDetector.unseen(walkers.detect(gray, parameters: p), by: poseBodies) {
+                let W = Double(color.width), H = Double(color.height)
+                for person in HOGPersonDetector.unseen(walkers.detect(color, parameters: p), by: poseBodies) {
                     let b = person.bounds
                     let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
                     let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())

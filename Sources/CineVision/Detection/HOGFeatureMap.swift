@@ -23,8 +23,11 @@ public struct HOGFeatureMap: ~Copyable {
     /// `blocksHigh × blocksWide` blocks, row by row, ``stride`` floats each.
     public let values: UnsafeMutablePointer<Float>
 
-    /// The histograms of `plane` (`width` × `height`, `stride` bytes per row, at least 16 × 16).
-    public init(_ plane: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, threads: Int = 1) {
+    /// The histograms of `planes` (one for gray, three for colour: each pixel's gradient is
+    /// the strongest of its planes', as OpenCV takes the strongest of B, G and R), each
+    /// `width` × `height` with `stride` bytes per row, at least 16 × 16.
+    public init(_ planes: [UnsafePointer<UInt8>], width: Int, height: Int, stride: Int, threads: Int = 1) {
+        precondition(!planes.isEmpty, "HOG needs a plane")
         precondition(width >= 16 && height >= 16, "HOG needs at least one 16 × 16 block")
         let bw = (width - 16) / 8 + 1, bh = (height - 16) / 8 + 1
         blocksWide = bw
@@ -41,7 +44,7 @@ public struct HOGFeatureMap: ~Copyable {
             let segments = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 10 * (bw + 1))
             defer { magnitude.deallocate(); bins.deallocate(); segments.deallocate() }
             for y in band {
-                HOGFeatureMap.gradients(plane, width: width, height: height, stride: stride, row: y,
+                HOGFeatureMap.gradients(planes, width: width, height: height, stride: stride, row: y,
                                         magnitude: magnitude, next: next, bins: bins)
                 HOGFeatureMap.rowHistograms(magnitude: magnitude, next: next, bins: bins, blocksWide: bw, tables: tables,
                                             segments: segments, into: rows + y * bw * 18)
@@ -68,13 +71,12 @@ public struct HOGFeatureMap: ~Copyable {
     /// One row's gradient magnitudes split between each pixel's two nearest orientation bins
     /// (`magnitude[x]` to `bins[x]`, `next[x]` to the next bin, modulo 9), eight
     /// pixels at a time.
-    private static func gradients(_ plane: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, row y: Int,
+    private static func gradients(_ planes: [UnsafePointer<UInt8>], width: Int, height: Int, stride: Int, row y: Int,
                                   magnitude: UnsafeMutablePointer<Float>, next: UnsafeMutablePointer<Float>,
                                   bins: UnsafeMutablePointer<Int32>) {
         // Borders reflect without repeating the edge (OpenCV's BORDER_REFLECT_101).
-        let up = plane + (y == 0 ? min(1, height - 1) : y - 1) * stride
-        let down = plane + (y == height - 1 ? max(0, height - 2) : y + 1) * stride
-        let here = plane + y * stride
+        let upRow = (y == 0 ? min(1, height - 1) : y - 1) * stride
+        let downRow = (y == height - 1 ? max(0, height - 2) : y + 1) * stride
         @inline(__always) func gamma(_ p: UnsafePointer<UInt8>, _ x: Int) -> SIMD8<Float> {
             SIMD8<Float>(UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt8>.self)).squareRoot()
         }
@@ -86,14 +88,28 @@ public struct HOGFeatureMap: ~Copyable {
         }
         var x = 1
         while x + 9 <= width {
-            store(x, gamma(here, x + 1) - gamma(here, x - 1), gamma(down, x) - gamma(up, x))
+            var dx = SIMD8<Float>(), dy = SIMD8<Float>(), best = SIMD8<Float>(repeating: -1)
+            for plane in planes {
+                let here = plane + y * stride
+                let px = gamma(here, x + 1) - gamma(here, x - 1), py = gamma(plane + downRow, x) - gamma(plane + upRow, x)
+                let m = px * px + py * py, stronger = m .> best
+                dx.replace(with: px, where: stronger)
+                dy.replace(with: py, where: stronger)
+                best.replace(with: m, where: stronger)
+            }
+            store(x, dx, dy)
             x += 8
         }
         // The edges and the last pixels, one at a time in lane 0.
         for x in [0] + Array(x..<width) where x < width {
             let left = x == 0 ? min(1, width - 1) : x - 1, right = x == width - 1 ? max(0, width - 2) : x + 1
-            let dx = Float(here[right]).squareRoot() - Float(here[left]).squareRoot()
-            let dy = Float(down[x]).squareRoot() - Float(up[x]).squareRoot()
+            var dx: Float = 0, dy: Float = 0, best: Float = -1
+            for plane in planes {
+                let here = plane + y * stride
+                let px = Float(here[right]).squareRoot() - Float(here[left]).squareRoot()
+                let py = Float(plane[downRow + x]).squareRoot() - Float(plane[upRow + x]).squareRoot()
+                if px * px + py * py > best { (dx, dy, best) = (px, py, px * px + py * py) }
+            }
             let (b, m0, m1) = HOGFeatureMap.orientation(SIMD8(repeating: dx), SIMD8(repeating: dy))
             bins[x] = b[0]
             magnitude[x] = m0[0]

@@ -92,20 +92,26 @@ public final class HOGPersonDetector: Sendable {
         bias = raw[n]
     }
 
-    /// The people in `image`'s luma (any planar format), best first.
+    /// The people in `image` (I420, NV12 or RGBA: colour, as the coefficients were trained;
+    /// gray8: luma alone), best first.
     public func detect(_ image: Image, parameters p: Parameters = Parameters()) -> [HOGPerson] {
-        let plane = image.plane(0)
         let width = image.width, height = image.height
+        let source = Self.planes(of: image)
+        defer { if source.count > 1 { source.forEach { $0.deallocate() } } }
+        let sourceStride = source.count > 1 ? width : image.plane(0).stride
         var hits: [(rect: CascadeRect, score: Float)] = []
         var scale = Self.personHeight / Double(max(8, p.smallest))
         while true {
             let lw = Int((Double(width) * scale).rounded()), lh = Int((Double(height) * scale).rounded())
             guard lw >= Self.windowWidth && lh >= Self.windowHeight else { break }
-            let level = UnsafeMutablePointer<UInt8>.allocate(capacity: lw * lh)
-            defer { level.deallocate() }
-            CascadeScaler.resize(plane.row(0, as: UInt8.self), width: width, height: height, stride: plane.stride,
-                                 into: level, width: lw, height: lh, stride: lw)
-            let map = HOGFeatureMap(level, width: lw, height: lh, stride: lw, threads: p.threads)
+            let levels = source.map { plane in
+                let level = UnsafeMutablePointer<UInt8>.allocate(capacity: lw * lh)
+                CascadeScaler.resize(plane, width: width, height: height, stride: sourceStride,
+                                     into: level, width: lw, height: lh, stride: lw)
+                return level
+            }
+            defer { levels.forEach { $0.deallocate() } }
+            let map = HOGFeatureMap(levels.map { UnsafePointer($0) }, width: lw, height: lh, stride: lw, threads: p.threads)
             let sx = Double(width) / Double(lw), sy = Double(height) / Double(lh)
             for hit in scan(map, threshold: Float(p.threshold), rejectStacked: p.rejectsStacked, threads: p.threads) {
                 hits.append((CascadeRect(x: Int((Double(hit.x * 8) * sx).rounded()), y: Int((Double(hit.y * 8) * sy).rounded()),
@@ -126,18 +132,52 @@ public final class HOGPersonDetector: Sendable {
                 score: Double(best))
         }
         people.sort { $0.score > $1.score }
-        // A tall person's legs look like a small person: drop a box mostly inside a larger one.
-        return people.filter { p in
-            !people.contains { q in
-                q.bounds.height > 1.25 * p.bounds.height && p.bounds.share(inside: q.bounds) >= 0.6
+        return people.filter { p in !people.contains { Self.isPart(p.bounds, of: $0.bounds) } }
+    }
+
+    /// `image`'s red, green and blue planes (`width` bytes per row; the caller deallocates
+    /// them), or its luma plane alone for gray8 (not to be deallocated).
+    static func planes(of image: Image) -> [UnsafeMutablePointer<UInt8>] {
+        let w = image.width, h = image.height
+        guard image.format == .i420 || image.format == .nv12 || image.format == .rgba8 else {
+            return [image.plane(0).row(0, as: UInt8.self)]
+        }
+        let rgb = (0..<3).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: w * h) }
+        let r = rgb[0], g = rgb[1], b = rgb[2]
+        @inline(__always) func clamp(_ v: Int32) -> UInt8 { UInt8(max(0, min(255, v))) }
+        for y in 0..<h {
+            let o = y * w
+            if image.format == .rgba8 {
+                let src = image.plane(0).row(y, as: UInt8.self)
+                for x in 0..<w { r[o + x] = src[4 * x]; g[o + x] = src[4 * x + 1]; b[o + x] = src[4 * x + 2] }
+                continue
+            }
+            // BT.601 full range in 8.8 fixed point, chroma from the 2 × 2 block above the pixel.
+            let luma = image.plane(0).row(y, as: UInt8.self), chroma = image.plane(1).row(y / 2, as: UInt8.self)
+            let cr = image.format == .i420 ? image.plane(2).row(y / 2, as: UInt8.self) : chroma
+            for x in 0..<w {
+                let yy = Int32(luma[x]) << 8
+                let u = image.format == .i420 ? Int32(chroma[x / 2]) - 128 : Int32(chroma[(x / 2) * 2]) - 128
+                let v = image.format == .i420 ? Int32(cr[x / 2]) - 128 : Int32(chroma[(x / 2) * 2 + 1]) - 128
+                r[o + x] = clamp((yy + 359 * v) >> 8)
+                g[o + x] = clamp((yy - 88 * u - 183 * v) >> 8)
+                b[o + x] = clamp((yy + 454 * u) >> 8)
             }
         }
+        return rgb
+    }
+
+    /// Whether `box` is likely a part of the person in `body`: a tall person's legs, or the
+    /// folds of a near person's clothes, look like a small person. True when 60 % of `box` lies
+    /// inside `body` and `body` is more than 1.25 times as tall.
+    static func isPart(_ box: NormalizedRect, of body: NormalizedRect) -> Bool {
+        body.height > 1.25 * box.height && box.share(inside: body) >= 0.6
     }
 
     /// The people of `found` that none of `bodies` (another detector's) already holds: those
-    /// overlapping no body by 30 % of their union or more.
+    /// overlapping no body by 30 % of their union or more, and not part of one (``isPart(_:of:)``).
     public static func unseen(_ found: [HOGPerson], by bodies: [NormalizedRect]) -> [HOGPerson] {
-        found.filter { p in !bodies.contains { ObjectTracker.iou($0, p.bounds) >= 0.3 } }
+        found.filter { p in !bodies.contains { ObjectTracker.iou($0, p.bounds) >= 0.3 || isPart(p.bounds, of: $0) } }
     }
 
     /// The windows (top-left block) of `map` scoring over `threshold`.

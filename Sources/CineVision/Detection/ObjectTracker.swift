@@ -43,7 +43,10 @@ public struct ObjectTracker: Sendable {
         /// How far a track started by an observation that ``TrackerObservation/mustMove`` must
         /// move before it is reported: where it stands (its bottom edge's middle), by this share
         /// of its width across or of its height up or down.
-        public var confirmingMotion = 0.75
+        public var confirmingMotion = 0.5
+        /// Detection rounds such a track is still reported after it last moved that far (30: 3 s
+        /// at every 3): a box left on a pole by someone walking past stops being reported.
+        public var stillRounds = 30
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
         /// Observations starting within this fraction of the frame's left edge are not gated by
@@ -89,10 +92,12 @@ public struct ObjectTracker: Sendable {
         var hidden = false
         /// The mouth opening of the observation matched this round (faces with a mesh).
         var mouthOpening: Double?
-        /// Where a track started by an observation that ``TrackerObservation/mustMove`` was
-        /// first seen (the middle of its bottom edge: where a person stands, which stays put
-        /// when a box on a pole grows or shrinks), until it is confirmed; `nil` once confirmed.
-        var origin: (x: Double, y: Double)?
+        /// For a track started by an observation that ``TrackerObservation/mustMove``: where it
+        /// stood when it last moved (the middle of its bottom edge: where a person stands, which
+        /// stays put when a box on a pole grows or shrinks); `nil` for other tracks.
+        var anchor: (x: Double, y: Double)?
+        /// Detection rounds since the track last moved from its ``anchor`` (starts unconfirmed).
+        var stillRounds = Int.max / 2
 
         var rect: NormalizedRect { NormalizedRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h) }
         /// The disparity an observation must agree with: the current one while the track is
@@ -143,7 +148,10 @@ public struct ObjectTracker: Sendable {
             tracks[i].cy += tracks[i].vy
             tracks[i].framesSinceUpdate += 1
         }
-        for i in tracks.indices { tracks[i].mouthOpening = nil }
+        for i in tracks.indices {
+            tracks[i].mouthOpening = nil
+            if tracks[i].anchor != nil && tracks[i].stillRounds < Int.max / 2 { tracks[i].stillRounds += 1 }
+        }
         var obs = observations.filter { $0.confidence >= c.lowConfidence && $0.bounds.width > 0 && $0.bounds.height > 0 }
         if let disparity {
             for i in obs.indices where obs[i].disparity == nil {
@@ -172,7 +180,7 @@ public struct ObjectTracker: Sendable {
                                 h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity,
                                 seenDisparity: o.disparity, groupID: nextID,
                                 mouthOpening: o.mouthOpening,
-                                origin: o.mustMove ? (b.x + b.width / 2, b.y + b.height) : nil))
+                                anchor: o.mustMove ? (b.x + b.width / 2, b.y + b.height) : nil))
             nextID += 1
         }
         for i in tracks.indices { tracks[i].framesSinceUpdate = tracks[i].misses == 0 ? 0 : tracks[i].framesSinceUpdate }
@@ -413,8 +421,8 @@ public struct ObjectTracker: Sendable {
         let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
         let faceGroups = Set(tracks.filter { $0.type == .humanFace }.map(\.groupID))
         return tracks.compactMap { t in
-            // Not yet moved, and no face: perhaps a pole.
-            guard t.origin == nil || faceGroups.contains(t.groupID) else { return nil }
+            // Not moved lately, and no face: perhaps a pole.
+            guard t.anchor == nil || t.stillRounds <= configuration.stillRounds || faceGroups.contains(t.groupID) else { return nil }
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
             let coasting = t.hits >= configuration.coastAfterHits ? configuration.reportedMisses : 0
             guard t.misses <= coasting || away else { return nil }
@@ -429,13 +437,21 @@ public struct ObjectTracker: Sendable {
         }
     }
 
-    /// Confirms unconfirmed track `i` (``Track/origin``) once observation `o` does not need it
-    /// to move, or it has moved ``Configuration/confirmingMotion`` of its size from where it began.
+    /// Track `i` of a detector that also fires on things that stand still, matched by `o`: it
+    /// moved when where it stands is ``Configuration/confirmingMotion`` of its size from its
+    /// anchor; an observation that does not need it to move confirms it for good.
     private mutating func confirm(_ i: Int, observed o: TrackerObservation) {
-        guard let origin = tracks[i].origin else { return }
+        guard let anchor = tracks[i].anchor else { return }
+        guard o.mustMove else {
+            tracks[i].anchor = nil
+            return
+        }
         let t = tracks[i]
-        let moved = max(abs(t.cx - origin.x) / max(t.w, 1e-9), abs(t.cy + t.h / 2 - origin.y) / max(t.h, 1e-9))
-        if !o.mustMove || moved >= configuration.confirmingMotion { tracks[i].origin = nil }
+        let moved = max(abs(t.cx - anchor.x) / max(t.w, 1e-9), abs(t.cy + t.h / 2 - anchor.y) / max(t.h, 1e-9))
+        if moved >= configuration.confirmingMotion {
+            tracks[i].anchor = (t.cx, t.cy + t.h / 2)
+            tracks[i].stillRounds = 0
+        }
     }
 
     /// Intersection over union of two normalised rectangles.

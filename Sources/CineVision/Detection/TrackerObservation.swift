@@ -17,9 +17,9 @@ public struct TrackerObservation: Sendable, Hashable {
     /// How far a face's mouth is open (``FaceMesh/mouthOpening(_:)``), when its mesh was read.
     public var mouthOpening: Double?
     /// Found by a detector that also fires on things that never move (HOG: poles, door frames,
-    /// paving): a track it starts is reported only once it has moved
-    /// (``ObjectTracker/Configuration/confirmingMotion``), an observation without this flag has
-    /// matched it, or a face shares its group.
+    /// paving): a track it starts is reported only while it has moved lately
+    /// (``ObjectTracker/Configuration/confirmingMotion``, ``ObjectTracker/Configuration/stillRounds``),
+    /// or once an observation without this flag has matched it, or while a face shares its group.
     public var mustMove = false
 
     /// Creates an observation.

@@ -143,13 +143,16 @@ struct SubjectScript: Sendable, Hashable {
     /// 1.1–1.5 m/s, 1.6–1.9 m tall, each way in turn (the first way seeded). They start at seeded
     /// times from already half-way across at the start to 60 % of the scene, so the scene is
     /// busy from its first frame; a crossing takes 11–45 s, so some are still walking when the
-    /// scene loops. Even-numbered walkers show their faces, the others the backs of their heads.
+    /// scene loops. Even-numbered walkers show their faces, the others the backs of their heads;
+    /// tops are stripes, knit, denim or fleece.
     static func walkers(count: Int, duration: Double, seed: UInt64, characterCount: Int, clothingCount: Int,
                         camera: StereoCameraModel) -> [SubjectScript] {
         var random = SeededRandom(seed: seed ^ 0x3A1C_E77)
         let flip = random.unit() < 0.5
         let characters = random.permutation(of: characterCount)
         let clothes = random.permutation(of: clothingCount)
+        // Tops in everyday fabrics: stripes, knit, denim, fleece (no tartan or polka dots).
+        let tops = [0, 2, 3, 5].filter { $0 < clothingCount }
         let slots = random.permutation(of: max(1, count))
         return (0..<count).map { k in
             let depth = 12 + 26 * (Double(slots[k]) + random.uniform(0.1, 0.9)) / Double(count)
@@ -160,7 +163,7 @@ struct SubjectScript: Sendable, Hashable {
             return SubjectScript(
                 id: k, enterTime: enter, crossingDuration: crossing, entersFromLeft: (k % 2 == 0) != flip,
                 startDepth: depth, endDepth: depth, headHeight: stature - SubjectFigure.headHalfHeight, turnedAway: k % 2 == 0 ? nil : 0...1,
-                character: characters[k % characterCount], clothing: clothes[k % clothingCount],
+                character: characters[k % characterCount], clothing: tops[clothes[k % clothingCount] % tops.count],
                 stepPhase: random.uniform(0, 2 * Double.pi), strideRate: speed / 1.4)
         }
     }

@@ -71,9 +71,10 @@ struct WalkerLimbs {
 }
 
 extension SubjectFigure {
-    /// A walker's trousers (another of the library's clothes than its top) and sleeves (its top).
+    /// A walker's trousers (knit, denim or fleece: plain fabrics, whatever the top) and sleeves (its top).
     func limbTextures(library: SceneTextureLibrary) -> (legs: SceneTexture, arms: SceneTexture) {
-        let n = library.clothing.count
-        return (library.clothing[(pose.clothing + n / 2) % n], library.clothing[pose.clothing % n])
+        let plain = [3, 5, 2]
+        return (library.clothing[plain[pose.clothing % plain.count] % library.clothing.count],
+                library.clothing[pose.clothing % library.clothing.count])
     }
 }
