@@ -19,7 +19,7 @@ RELEASE_FLAGS = $(BUILD_FLAGS) --static-swift-stdlib
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)
 RELEASE_BIN = $(BIN)
 
-.PHONY: setup release demo build check test validate examples plugin bench score crowds showcase docs sample soak clean install uninstall deb test-install
+.PHONY: setup release demo build check test validate examples plugin bench score crowds bodies showcase docs sample soak clean install uninstall deb test-install
 
 setup:
 	@bash scripts/setup.sh
@@ -83,6 +83,10 @@ showcase: release
 ## Crowds: the director on synthetic takes with 4, 5 and 6 subjects, five seeds each (about 8 min).
 crowds: release
 	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-crowds.sh
+
+## People at a distance: the wide synthetic shot on three seeds and OpenCV's clip of people walking.
+bodies: release
+	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-bodies.sh
 
 ## Regenerates docs/nodes.md from the node declarations.
 docs: build

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fetches OpenCV's stereo chessboard photos (the left/right pairs its stereo_calib sample
-# calibrates, board 9x6 inner corners) into .testdata/opencv-stereo/ (project-local, not in git),
+# calibrates, board 9x6 inner corners) into .testdata/opencv-stereo/ and its clip of people
+# walking (vtest.avi, 768x576, 10 fps: the bodies bench's real clip) into .testdata/opencv-people/
+# (project-local, not in git),
 # once: from Debian's package opencv-doc, downloaded with apt-get and unpacked without installing
 # it. Their origin, licence and SHA-256 sums are written to ORIGIN.txt beside them.
 set -euo pipefail
@@ -8,8 +10,9 @@ cd "$(dirname "$0")/.."
 DEST=.testdata/opencv-stereo
 DATA=./usr/share/doc/opencv-doc/examples/data
 
+PEOPLE=.testdata/opencv-people
 count() { ls "$DEST"/left[0-9][0-9].jpg 2>/dev/null | wc -l; }
-if [ -f "$DEST/ORIGIN.txt" ] && [ "$(count)" -gt 0 ]; then
+if [ -f "$DEST/ORIGIN.txt" ] && [ "$(count)" -gt 0 ] && [ -f "$PEOPLE/ORIGIN.txt" ]; then
   echo "fetch-testdata: $DEST holds $(count) stereo pairs"
   exit 0
 fi
@@ -32,10 +35,19 @@ VERSION=$(dpkg-deb -f "$DEB" Version)
 # Only the numbered pairs: left.jpg/right.jpg in the same folder are another scene, another size.
 mkdir -p "$TMP/x"
 dpkg-deb --fsys-tarfile "$DEB" | tar -x -C "$TMP/x" --wildcards \
-  "$DATA/left[0-9][0-9].jpg" "$DATA/right[0-9][0-9].jpg" "$DATA/stereo_calib.xml" \
+  "$DATA/left[0-9][0-9].jpg" "$DATA/right[0-9][0-9].jpg" "$DATA/stereo_calib.xml" "$DATA/vtest.avi" \
   ./usr/share/doc/opencv-doc/copyright
-mkdir -p "$DEST"
+mkdir -p "$DEST" "$PEOPLE"
 cp "$TMP/x/$DATA"/*.jpg "$TMP/x/$DATA/stereo_calib.xml" "$DEST"/
+cp "$TMP/x/$DATA/vtest.avi" "$PEOPLE"/
+{
+  echo "Files fetched by scripts/fetch-testdata.sh (not part of cinegraph's source)."
+  echo "From Debian 12's package opencv-doc $VERSION, ${DATA#.}/vtest.avi: OpenCV's sample clip of"
+  echo "people walking (upstream samples/data/), used by its people-detection samples."
+  echo "Licence, per the package's debian/copyright (Files: *): Apache-2.0 AND BSD-3-Clause."
+  echo
+  (cd "$PEOPLE" && sha256sum vtest.avi)
+} > "$PEOPLE/ORIGIN.txt"
 
 # ORIGIN.txt is written last: it marks the folder complete.
 {

@@ -79,7 +79,7 @@ public struct DetectorNode: Node {
     public var bodyModel: BodyModel
     @Parameter(default: "hog_people_default.f32", "HOG people detector's coefficients (a name in .models/ or a path; OpenCV's default people detector, written by scripts/fetch-models.sh)")
     public var hogModel: String
-    @Parameter(default: 48, range: 16...2160, "Smallest person HOG looks for, head to feet, in the frame's pixels (smaller costs more: the frame is enlarged to 96/body-height)")
+    @Parameter(default: 48, range: 16...720, "Smallest person HOG looks for, head to feet, in pixels of a 720-line frame (scaled with the frame's height: 72 px at 1080p). HOG's cost goes with (frame height / body-height)²: about 200 ms a detection on two cores at 48, 50 ms at 96")
     public var bodyHeight: Int
     @Parameter(default: 0, range: -2...4, "HOG score a person needs to start a track (OpenCV's hitThreshold); windows up to 0.55 under it keep tracked people (ByteTrack's second pass)")
     public var bodyScore: Double
@@ -113,6 +113,9 @@ public struct DetectorNode: Node {
     private var landmarker: FaceLandmarker?
     private var people: PoseDetector?
     private var walkers: HOGPersonDetector?
+    /// HOG's scan in progress (spread over the frames up to the next detection) and the pose
+    /// detector's bodies it must not repeat.
+    private var pendingWalkers: (round: HOGPersonDetector.Round, poseBodies: [NormalizedRect])?
     /// What the learned models (faces, bodies) found at the start of a detection spread over
     /// frames, handed over with the cascades' when it completes.
     private var pendingLearned: [TrackerObservation] = []
@@ -170,9 +173,9 @@ public struct DetectorNode: Node {
 
     /// HOG's settings: a low threshold, so that weak windows can keep a tracked person (their
     /// confidence under the tracker's 0.5 that starts a track).
-    private var hogParameters: HOGPersonDetector.Parameters {
+    private func hogParameters(height: Int) -> HOGPersonDetector.Parameters {
         var p = HOGPersonDetector.Parameters()
-        p.smallest = bodyHeight
+        p.smallest = max(8, bodyHeight * height / 720)
         p.threshold = bodyScore - 0.55
         p.threads = threads
         return p
@@ -243,15 +246,7 @@ public struct DetectorNode: Node {
                     poseBodies.append(p.body)
                 }
             }
-            if let walkers {
-                for p in HOGPersonDetector.unseen(walkers.detect(image, parameters: hogParameters), by: poseBodies) {
-                    // The threshold (body-score) maps to the tracker's 0.5; 0.55 under it to 0.1.
-                    let confidence = 1 / (1 + exp(-4 * (p.score - bodyScore)))
-                    var o = TrackerObservation(type: .humanBody, bounds: p.bounds, confidence: confidence, facing: .unknown)
-                    o.mustMove = true  // HOG also likes poles and door frames
-                    pendingLearned.append(o)
-                }
-            }
+            if let walkers { pendingWalkers = (walkers.begin(image, parameters: hogParameters(height: image.height), parts: spread ? every : 1), poseBodies) }
             if let faces {
                 let detected = try faces.detect(image, tiles: faceTiles)
                 let checked: [(face: BlazeFaceDetection, facing: Facing, mouth: Double?)] =
@@ -263,7 +258,7 @@ public struct DetectorNode: Node {
                                                              mouthOpening: mouth))
                 }
             }
-            if learned && detector == nil { completed = pendingLearned }
+            if learned && detector == nil && pendingWalkers == nil { completed = pendingLearned }
             if let detector {
                 let tracked = tracker.report().filter { $0.type != .salientObject }.map(\.bounds)
                 let full = round % fullEvery == 0 || tracked.isEmpty
@@ -271,10 +266,24 @@ public struct DetectorNode: Node {
             }
             round += 1
         }
+        if var w = pendingWalkers, let walkers {
+            walkers.scan(image, into: &w.round)
+            pendingWalkers = w.round.isComplete ? nil : w
+            if w.round.isComplete {
+                for p in HOGPersonDetector.unseen(walkers.finish(w.round), by: w.poseBodies) {
+                    // The threshold (body-score) maps to the tracker's 0.5; 0.55 under it to 0.1.
+                    let confidence = 1 / (1 + exp(-4 * (p.score - bodyScore)))
+                    var o = TrackerObservation(type: .humanBody, bounds: p.bounds, confidence: confidence, facing: .unknown)
+                    o.mustMove = true  // HOG also likes poles and door frames
+                    pendingLearned.append(o)
+                }
+                if detector == nil { completed = pendingLearned }
+            }
+        }
         if var r = pending, let detector {
             try detector.scan(image, into: &r)
             pending = r.isComplete ? nil : r
-            if r.isComplete { completed = pendingLearned + r.observations }
+            if r.isComplete && pendingWalkers == nil { completed = pendingLearned + r.observations }
         }
         let seconds = ctx.timestamp.seconds
         if let completed {

@@ -97,6 +97,16 @@ import Testing
         try haar.instance.preflight()
     }
 
+    @Test func missingHOGCoefficientsNameTheParameterAndTheFile() throws {
+        let h = try NodeHarness(DetectorNode.self, parameters: ["types": "humanBody", "hog-model": "/nonexistent/people.f32"])
+        let e = #expect(throws: ParameterError.self) { try h.instance.preflight() }
+        #expect(e.map { "\($0)".contains("hog-model") && "\($0)".contains("/nonexistent/people.f32") } == true, "\(String(describing: e))")
+        // BlazePose alone needs no coefficients.
+        let pose = try NodeHarness(DetectorNode.self, parameters: ["types": "humanBody", "body-model": "blazepose",
+                                                                   "hog-model": "/nonexistent/people.f32"])
+        try pose.instance.preflight()
+    }
+
     @Test func testFacesGraphValidates() throws {
         let text = try String(contentsOf: repoRoot.appendingPathComponent("graphs/faces.conf"), encoding: .utf8)
         let g = try Graph.parse(text, registry: .standard())

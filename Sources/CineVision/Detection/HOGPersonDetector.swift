@@ -95,15 +95,50 @@ public final class HOGPersonDetector: Sendable {
     /// The people in `image` (I420, NV12 or RGBA: colour, as the coefficients were trained;
     /// gray8: luma alone), best first.
     public func detect(_ image: Image, parameters p: Parameters = Parameters()) -> [HOGPerson] {
-        let width = image.width, height = image.height
+        var round = begin(image, parameters: p, parts: 1)
+        scan(image, into: &round)
+        return finish(round)
+    }
+
+    /// A scan shared out over several frames (each scans every `parts`-th scale of its own
+    /// frame), so no frame pays for the whole pyramid.
+    public struct Round: Sendable {
+        let parameters: Parameters
+        let parts: Int
+        let width: Int, height: Int
+        /// The pyramid's scales, largest first.
+        let scales: [Double]
+        /// Parts scanned so far.
+        public internal(set) var done = 0
+        var hits: [(rect: CascadeRect, score: Float)] = []
+        /// Whether every part has been scanned.
+        public var isComplete: Bool { done >= parts }
+    }
+
+    /// A round over frames the size of `image`, in `parts` parts (1 ... the number of scales).
+    public func begin(_ image: Image, parameters p: Parameters = Parameters(), parts: Int = 1) -> Round {
+        var scales: [Double] = []
+        var scale = Self.personHeight / Double(max(8, p.smallest))
+        while Int((Double(image.width) * scale).rounded()) >= Self.windowWidth
+                && Int((Double(image.height) * scale).rounded()) >= Self.windowHeight {
+            scales.append(scale)
+            scale /= p.scaleStep
+        }
+        return Round(parameters: p, parts: max(1, min(parts, scales.count)), width: image.width, height: image.height,
+                     scales: scales)
+    }
+
+    /// Scans the next part of `round` (scales `done`, `done + parts`, …: each part has large and
+    /// small ones, so the parts cost about the same) on `image`, a frame of the round's size.
+    public func scan(_ image: Image, into round: inout Round) {
+        guard !round.isComplete else { return }
+        precondition(image.width == round.width && image.height == round.height, "HOG round: the frame changed size")
+        let p = round.parameters, width = image.width, height = image.height
         let source = Self.planes(of: image)
         defer { if source.count > 1 { source.forEach { $0.deallocate() } } }
         let sourceStride = source.count > 1 ? width : image.plane(0).stride
-        var hits: [(rect: CascadeRect, score: Float)] = []
-        var scale = Self.personHeight / Double(max(8, p.smallest))
-        while true {
+        for scale in stride(from: round.done, to: round.scales.count, by: round.parts).map({ round.scales[$0] }) {
             let lw = Int((Double(width) * scale).rounded()), lh = Int((Double(height) * scale).rounded())
-            guard lw >= Self.windowWidth && lh >= Self.windowHeight else { break }
             let levels = source.map { plane in
                 let level = UnsafeMutablePointer<UInt8>.allocate(capacity: lw * lh)
                 CascadeScaler.resize(plane, width: width, height: height, stride: sourceStride,
@@ -114,12 +149,17 @@ public final class HOGPersonDetector: Sendable {
             let map = HOGFeatureMap(levels.map { UnsafePointer($0) }, width: lw, height: lh, stride: lw, threads: p.threads)
             let sx = Double(width) / Double(lw), sy = Double(height) / Double(lh)
             for hit in scan(map, threshold: Float(p.threshold), rejectStacked: p.rejectsStacked, threads: p.threads) {
-                hits.append((CascadeRect(x: Int((Double(hit.x * 8) * sx).rounded()), y: Int((Double(hit.y * 8) * sy).rounded()),
-                                         width: Int((Double(Self.windowWidth) * sx).rounded()),
-                                         height: Int((Double(Self.windowHeight) * sy).rounded())), hit.score))
+                round.hits.append((CascadeRect(x: Int((Double(hit.x * 8) * sx).rounded()), y: Int((Double(hit.y * 8) * sy).rounded()),
+                                               width: Int((Double(Self.windowWidth) * sx).rounded()),
+                                               height: Int((Double(Self.windowHeight) * sy).rounded())), hit.score))
             }
-            scale /= p.scaleStep
         }
+        round.done += 1
+    }
+
+    /// The people a complete round found, best first.
+    public func finish(_ round: Round) -> [HOGPerson] {
+        let p = round.parameters, hits = round.hits, width = round.width, height = round.height
         let grouped = RectangleGrouping.group(hits.map(\.rect), minNeighbors: p.minNeighbors)
         var people: [HOGPerson] = grouped.rects.map { r in
             let best = hits.filter { RectangleGrouping.similar($0.rect, r, eps: 0.2) }.map(\.score).max() ?? Float(p.threshold)

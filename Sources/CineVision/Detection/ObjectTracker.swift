@@ -44,9 +44,10 @@ public struct ObjectTracker: Sendable {
         /// move before it is reported: where it stands (its bottom edge's middle), by this share
         /// of its width across or of its height up or down.
         public var confirmingMotion = 0.5
-        /// Detection rounds such a track is still reported after it last moved that far (30: 3 s
-        /// at every 3): a box left on a pole by someone walking past stops being reported.
-        public var stillRounds = 30
+        /// Detection rounds such a track is still reported after it last moved that far (10: 1 s
+        /// at every 3 and 30 fps): a box left on a pole by someone walking past stops being
+        /// reported, and so does someone who stands still, until they walk on.
+        public var stillRounds = 10
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
         /// Observations starting within this fraction of the frame's left edge are not gated by
