@@ -13,7 +13,7 @@ DATA=./usr/share/doc/opencv-doc/examples/data
 PEOPLE=.testdata/opencv-people
 count() { ls "$DEST"/left[0-9][0-9].jpg 2>/dev/null | wc -l; }
 if [ -f "$DEST/ORIGIN.txt" ] && [ "$(count)" -gt 0 ] && [ -f "$PEOPLE/ORIGIN.txt" ]; then
-  echo "fetch-testdata: $DEST holds $(count) stereo pairs"
+  echo "fetch-testdata: $DEST holds $(count) stereo pairs; $PEOPLE holds vtest.avi"
   exit 0
 fi
 
@@ -62,4 +62,4 @@ cp "$TMP/x/$DATA/vtest.avi" "$PEOPLE"/
   (cd "$DEST" && sha256sum left[0-9][0-9].jpg right[0-9][0-9].jpg stereo_calib.xml)
 } > "$DEST/ORIGIN.txt.tmp"
 mv "$DEST/ORIGIN.txt.tmp" "$DEST/ORIGIN.txt"
-echo "fetch-testdata: $DEST holds $(count) stereo pairs"
+echo "fetch-testdata: $DEST holds $(count) stereo pairs; $PEOPLE holds vtest.avi"

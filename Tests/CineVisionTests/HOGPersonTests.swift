@@ -110,6 +110,19 @@ struct MovingTrackTests {
         #expect(tracker.update([o]).count == 1)
     }
 
+    @Test func aBoxFlippingBetweenTwoSizesOnATripodIsNotReported() {
+        var tracker = ObjectTracker()
+        let small = NormalizedRect(x: 0.567, y: 0.243, width: 0.028, height: 0.095)
+        let large = NormalizedRect(x: 0.56, y: 0.27, width: 0.042, height: 0.157)
+        var reported = 0
+        for round in 0..<60 {
+            var o = TrackerObservation(type: .humanBody, bounds: round % 7 < 3 ? small : large, confidence: 0.8)
+            o.mustMove = true
+            reported += tracker.update([o]).count
+        }
+        #expect(reported == 0)
+    }
+
     @Test func aWalkerIsReportedOnceItHasMovedAndNotOnceItHasStoodStillAWhile() throws {
         var c = ObjectTracker.Configuration()
         c.stillRounds = 5

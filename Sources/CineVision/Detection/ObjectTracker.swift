@@ -42,7 +42,7 @@ public struct ObjectTracker: Sendable {
         public var coastAfterHits = 2
         /// How far a track started by an observation that ``TrackerObservation/mustMove`` must
         /// move before it is reported: where it stands (its bottom edge's middle), by this share
-        /// of its width across or of its height up or down.
+        /// of its width across, or of its height up or down while its size stays within 25 %.
         public var confirmingMotion = 0.5
         /// Detection rounds such a track is still reported after it last moved that far (10: 1 s
         /// at every 3 and 30 fps): a box left on a pole by someone walking past stops being
@@ -96,7 +96,7 @@ public struct ObjectTracker: Sendable {
         /// For a track started by an observation that ``TrackerObservation/mustMove``: where it
         /// stood when it last moved (the middle of its bottom edge: where a person stands, which
         /// stays put when a box on a pole grows or shrinks); `nil` for other tracks.
-        var anchor: (x: Double, y: Double)?
+        var anchor: (x: Double, y: Double, h: Double)?
         /// Detection rounds since the track last moved from its ``anchor`` (starts unconfirmed).
         var stillRounds = Int.max / 2
 
@@ -181,7 +181,7 @@ public struct ObjectTracker: Sendable {
                                 h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity,
                                 seenDisparity: o.disparity, groupID: nextID,
                                 mouthOpening: o.mouthOpening,
-                                anchor: o.mustMove ? (b.x + b.width / 2, b.y + b.height) : nil))
+                                anchor: o.mustMove ? (b.x + b.width / 2, b.y + b.height, b.height) : nil))
             nextID += 1
         }
         for i in tracks.indices { tracks[i].framesSinceUpdate = tracks[i].misses == 0 ? 0 : tracks[i].framesSinceUpdate }
@@ -290,6 +290,12 @@ public struct ObjectTracker: Sendable {
             // A fresh start at the new place: the old velocity says nothing about the gap.
             tracks[i].cx = o.bounds.x + o.bounds.width / 2
             tracks[i].cy = o.bounds.y + o.bounds.height / 2
+            if tracks[i].anchor != nil {
+                // Found again by a detector that also likes poles: perhaps a pole beside where
+                // the walker was lost. Reported again once it moves.
+                tracks[i].anchor = (tracks[i].cx, o.bounds.y + o.bounds.height, o.bounds.height)
+                tracks[i].stillRounds = Int.max / 2
+            }
             tracks[i].w = o.bounds.width
             tracks[i].h = o.bounds.height
             tracks[i].vx = 0
@@ -448,9 +454,13 @@ public struct ObjectTracker: Sendable {
             return
         }
         let t = tracks[i]
-        let moved = max(abs(t.cx - anchor.x) / max(t.w, 1e-9), abs(t.cy + t.h / 2 - anchor.y) / max(t.h, 1e-9))
-        if moved >= configuration.confirmingMotion {
-            tracks[i].anchor = (t.cx, t.cy + t.h / 2)
+        // Up or down only at about the same size: a box flipping between two scales on a
+        // tripod moves its bottom edge without anyone walking.
+        let across = abs(t.cx - anchor.x) / max(t.w, 1e-9)
+        let sameSize = t.h > 0.8 * anchor.h && t.h < 1.25 * anchor.h
+        let along = sameSize ? abs(t.cy + t.h / 2 - anchor.y) / max(t.h, 1e-9) : 0
+        if max(across, along) >= configuration.confirmingMotion {
+            tracks[i].anchor = (t.cx, t.cy + t.h / 2, t.h)
             tracks[i].stillRounds = 0
         }
     }
