@@ -168,12 +168,7 @@ struct DetectCommand: ParsableCommand {
                     throw ToolError("\(path): \(e.description)")
                 }
                 for (f, mesh) in checked {
-                    let b = f.bounds
-                    let x = Int((b.x * Double(color.width)).rounded()), y = Int((b.y * Double(color.height)).rounded())
-                    let w = Int((b.width * Double(color.width)).rounded()), h = Int((b.height * Double(color.height)).rounded())
-                    if !json { print("\(path) humanFace \(x) \(y) \(w) \(h)") }
-                    var object = DetectedObject(
-                        type: "humanFace", facing: (mesh?.pose.facing ?? f.facing).rawValue, x: x, y: y, width: w, height: h)
+                    var object = listed(f.bounds, "humanFace", facing: mesh?.pose.facing ?? f.facing, in: color, path: path)
                     object.model = faces.file
                     object.confidence = (f.score * 1000).rounded() / 1000
                     if let mesh {
@@ -195,12 +190,9 @@ struct DetectCommand: ParsableCommand {
                 do { persons = try people.detect(color) } catch let e as InferenceError { throw ToolError("\(path): \(e.description)") }
                 poseBodies = persons.map(\.body)
                 for p in persons {
-                    let b = p.body, W = Double(color.width), H = Double(color.height)
-                    let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
-                    let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())
-                    if !json { print("\(path) humanBody \(x) \(y) \(w) \(h)") }
+                    let W = Double(color.width), H = Double(color.height)
                     let px = { (v: Double, size: Double) in (v * size * 10).rounded() / 10 }
-                    var object = DetectedObject(type: "humanBody", facing: Facing.unknown.rawValue, x: x, y: y, width: w, height: h)
+                    var object = listed(p.body, "humanBody", facing: .unknown, in: color, path: path)
                     object.model = people.file
                     object.confidence = (p.score * 1000).rounded() / 1000
                     object.head = [px(p.head.x, W), px(p.head.y, H), px(p.head.width, W), px(p.head.height, H)]
@@ -212,13 +204,8 @@ struct DetectCommand: ParsableCommand {
                 var p = HOGPersonDetector.Parameters()
                 p.smallest = bodyHeight
                 p.threads = threads
-                let W = Double(color.width), H = Double(color.height)
                 for person in HOGPersonDetector.unseen(walkers.detect(color, parameters: p), by: poseBodies) {
-                    let b = person.bounds
-                    let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
-                    let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())
-                    if !json { print("\(path) humanBody \(x) \(y) \(w) \(h)") }
-                    var object = DetectedObject(type: "humanBody", facing: Facing.unknown.rawValue, x: x, y: y, width: w, height: h)
+                    var object = listed(person.bounds, "humanBody", facing: .unknown, in: color, path: path)
                     object.model = walkers.file
                     object.confidence = (person.score * 1000).rounded() / 1000
                     found.append(object)
@@ -253,6 +240,15 @@ struct DetectCommand: ParsableCommand {
             g.add("faces", kind: "detector", inputs: ["image": "source.left"], faces)
             g.add("lines", kind: "metadata", inputs: ["detections": "faces.detections"], ["path": "-"])
         }
+    }
+
+    /// A learned model's box in `image`'s pixels, printed as a line unless --json.
+    private func listed(_ b: NormalizedRect, _ type: String, facing: Facing, in image: Image, path: String) -> DetectedObject {
+        let W = Double(image.width), H = Double(image.height)
+        let x = Int((b.x * W).rounded()), y = Int((b.y * H).rounded())
+        let w = Int((b.width * W).rounded()), h = Int((b.height * H).rounded())
+        if !json { print("\(path) \(type) \(x) \(y) \(w) \(h)") }
+        return DetectedObject(type: type, facing: facing.rawValue, x: x, y: y, width: w, height: h)
     }
 
     /// Runs each cascade job on the gray image and appends what it finds.
