@@ -6,20 +6,24 @@ FOUND.jsonl is `cinegraph detect CLIP --types humanBody` output (one metadata li
 A found body matches a marked person at IoU >= 0.5 (one to one); one lying half inside an
 'ignore' box is neither right nor wrong; the rest are false.
 """
-import argparse, json, sys
+import argparse, json, os, sys
+
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from score import iou as box_iou, inside as box_inside  # noqa: E402  (the synthetic bench's rules)
+
+
+def box(c):
+    """A [x0, y0, x1, y1] box as score.py's rectangles."""
+    return {"x": c[0], "y": c[1], "width": c[2] - c[0], "height": c[3] - c[1]}
 
 
 def iou(a, b):
-    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    inter = max(0, x1 - x0) * max(0, y1 - y0)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    return box_iou(box(a), box(b))
 
 
 def inside(a, b):
-    x0, y0, x1, y1 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
-    area = (a[2] - a[0]) * (a[3] - a[1])
-    return max(0, x1 - x0) * max(0, y1 - y0) / area if area > 0 else 0.0
+    return box_inside(box(a), box(b))
 
 
 def main():

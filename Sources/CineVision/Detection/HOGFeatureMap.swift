@@ -101,7 +101,7 @@ public struct HOGFeatureMap: ~Copyable {
             x += 8
         }
         // The edges and the last pixels, one at a time in lane 0.
-        for x in [0] + Array(x..<width) where x < width {
+        func single(_ x: Int) {
             let left = x == 0 ? min(1, width - 1) : x - 1, right = x == width - 1 ? max(0, width - 2) : x + 1
             var dx: Float = 0, dy: Float = 0, best: Float = -1
             for plane in planes {
@@ -115,6 +115,8 @@ public struct HOGFeatureMap: ~Copyable {
             magnitude[x] = m0[0]
             next[x] = m1[0]
         }
+        single(0)
+        for x in x..<width { single(x) }
     }
 
     /// Eight gradients' first bin and their magnitudes' shares of it and of the next bin.
