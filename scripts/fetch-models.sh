@@ -66,7 +66,7 @@ chmod 644 "$DEST"/*.tflite
 # against Debian's libopencv-objdetect (scripts/hog-coefficients.cpp); cinegraph reads the file.
 HOG_SHA=cb2198952eaa5bc7e43d950b9f2aa1966528063c7295c7262133e7fa0d3d564c
 HOG_TMP=$(mktemp -d)
-c++ -O1 -I/usr/include/opencv4 -o "$HOG_TMP/hog-coefficients" scripts/hog-coefficients.cpp -lopencv_objdetect -lopencv_core
+"${CXX:-$(command -v c++ || command -v clang++)}" -O1 -I/usr/include/opencv4 -o "$HOG_TMP/hog-coefficients" scripts/hog-coefficients.cpp -lopencv_objdetect -lopencv_core
 "$HOG_TMP/hog-coefficients" "$DEST/hog_people_default.f32"
 rm -rf "$HOG_TMP"
 echo "$HOG_SHA  $DEST/hog_people_default.f32" | sha256sum -c --quiet - \

@@ -12,7 +12,7 @@ PKGS=(
   opencv-data
   alsa-utils                 # its recorded voices (/usr/share/sounds/alsa) test the voice detector on real speech
   libopencv-calib3d-dev libopencv-imgproc-dev   # cinegraph calibrate: OpenCV's calib3d through a C shim
-  libopencv-objdetect-dev    # scripts/fetch-models.sh writes OpenCV's HOG people detector's coefficients
+  libopencv-objdetect-dev g++   # scripts/fetch-models.sh compiles a small program that writes OpenCV's HOG people detector's coefficients
   ffmpeg
   xvfb gstreamer1.0-x
   chromium chromium-driver   # the web viewfinder's tests drive headless Chromium
