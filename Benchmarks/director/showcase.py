@@ -8,6 +8,11 @@ when the focus disparity is within 10 % of the cup's, and is back when it is wit
 face's. Prints, per showing, how long after the cup passed in front of the face focus reached
 it and how long after it was lowered (the run's end) focus was back, and the share of showings
 within 0.5 s and 0.7 s. `--json` prints the totals as one JSON object.
+
+`--mono` scores a one-lens take, whose disparities come from apparent sizes and so are not the
+truth's: focus has reached the cup when it is within 10 % of the disparity of the shown object the
+focus node reported over the cup's box, and is back when it is within 10 % of the disparity of
+the face reported over the holder's face box.
 """
 import json
 import sys
@@ -22,7 +27,15 @@ def overlaps(a, b):
     return min(a[0] + a[2], b[0] + b[2]) > max(a[0], b[0]) and min(a[1] + a[3], b[1] + b[3]) > max(a[1], b[1])
 
 
-def main(truth_path, found_path, fps=30.0, as_json=False):
+def found_over(frame, truth_box, type_, shown):
+    """The disparity of the found detection of `type_` (shown or not) over `truth_box`, if any."""
+    for d in frame.get("detections", []):
+        if d["type"] == type_ and bool(d.get("shown")) == shown and d.get("disparity") and overlaps(box(d), truth_box):
+            return d["disparity"]
+    return None
+
+
+def main(truth_path, found_path, fps=30.0, as_json=False, mono=False):
     truth = [json.loads(line) for line in open(truth_path)]
     found = [json.loads(line) for line in open(found_path)]
     state = []  # per frame: (in front?, cup disparity, face disparity)
@@ -31,6 +44,13 @@ def main(truth_path, found_path, fps=30.0, as_json=False):
         face = next((d for d in t.get("detections", []) if d["type"] == "humanFace" and d["id"] == 1), None)
         front = bool(cup and face and overlaps(box(cup), box(face)) and cup["disparity"] >= 1.2 * face["disparity"])
         state.append((front, cup["disparity"] if cup else None, face["disparity"] if face else None))
+    if mono:  # the disparities the one-lens graph gave the cup and the face, where it saw them
+        for i, t in enumerate(truth):
+            cup = next((d for d in t.get("detections", []) if d["type"] == "salientObject" and d["id"] == 101), None)
+            face = next((d for d in t.get("detections", []) if d["type"] == "humanFace" and d["id"] == 1), None)
+            f = found[i] if i < len(found) else {}
+            state[i] = (state[i][0], cup and found_over(f, box(cup), "salientObject", True),
+                        face and found_over(f, box(face), "humanFace", False))
     focus = [(f.get("focus") or {}).get("focusDisparity") for f in found]
     events, k = [], 0
     while k < len(state):
@@ -66,4 +86,4 @@ def main(truth_path, found_path, fps=30.0, as_json=False):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], as_json="--json" in sys.argv[3:])
+    main(sys.argv[1], sys.argv[2], as_json="--json" in sys.argv[3:], mono="--mono" in sys.argv[3:])

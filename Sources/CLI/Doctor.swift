@@ -48,7 +48,8 @@ struct Doctor {
     /// The model files the learned kinds load.
     static let modelFiles = [
         "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite",
-        "pose_detection.tflite", "selfie_segmentation.tflite", "selfie_segmentation_landscape.tflite",
+        "pose_detection.tflite", "palm_detection_lite.tflite", "selfie_segmentation.tflite",
+        "selfie_segmentation_landscape.tflite",
     ]
 
     /// What is needed, by this graph or (with none) by the demo.

@@ -85,6 +85,9 @@ public struct Detection: Sendable, Hashable, Codable {
     /// Whether this object is being shown to the camera: held up nearer the lens than the face of
     /// whoever holds it (the detector's `showcase`; `nil` where nothing watched for it).
     public var shown: Bool?
+    /// For a shown object found without a disparity map (one lens): how many times nearer the
+    /// lens it is than its holder's face, from the hand's apparent size (`nil` otherwise).
+    public var nearness: Double?
 
     /// Creates a detection.
     public init(id: Int, groupID: Int? = nil, type: DetectionType, bounds: NormalizedRect,

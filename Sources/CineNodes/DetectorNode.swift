@@ -105,13 +105,20 @@ public struct DetectorNode: Node {
     public var mouthEvery: Int
     @Parameter(default: 2, range: 1...64, "Cores the detector may use") public var threads: Int
     @Parameter(default: false,
-               "Notice something held up to the lens: a region of the disparity map nearer than a face by 40 % of its disparity, within the person's reach, reported as a salientObject detection with shown: true (a new ID each showing, in the holder's group); the focus node racks to it and back when it is lowered. Needs the disparity input (without it nothing is found)")
+               "Notice something held up to the lens: a region of the disparity map nearer than a face by 40 % of its disparity, within the person's reach, reported as a salientObject detection with shown: true (a new ID each showing, in the holder's group); the focus node racks to it and back when it is lowered. Without the disparity input (one lens), a hand the palm detector (`palm-model`) finds within a face's reach whose apparent size says it is 40 % nearer than the face; the detection carries that nearness for mono-depth (docs/showcase.md)")
     public var showcase: Bool
+    @Parameter(default: "palm_detection_lite.tflite",
+               "Palm detector for showcase without a disparity map (MediaPipe Hands'; a name in .models/ or a path)")
+    public var palmModel: String
 
     private var detector: CascadeMultiDetector?
     private var faces: BlazeFaceDetector?
     private var landmarker: FaceLandmarker?
     private var people: PoseDetector?
+    /// Hands, for `showcase` without a disparity map, and the palms of the last detection.
+    private var palms: PalmDetector?
+    /// What the palms showed at the last detection (one lens: reported until the next).
+    private var lastShown: ShowcaseFinder.Shown?
     private var walkers: HOGPersonDetector?
     /// HOG's scan in progress (spread over the frames up to the next detection) and the pose
     /// detector's bodies it must not repeat.
@@ -165,6 +172,11 @@ public struct DetectorNode: Node {
         do { _ = try makeLandmarker() } catch let e as InferenceError { throw ParameterError("landmark-model", e.description) }
         do { _ = try makePoseDetector() } catch let e as InferenceError { throw ParameterError("pose-model", e.description) }
         do { _ = try makeWalkers() } catch let e as InferenceError { throw ParameterError("hog-model", e.description) }
+        do { _ = try makePalms() } catch let e as InferenceError { throw ParameterError("palm-model", e.description) }
+    }
+
+    private func makePalms() throws -> PalmDetector? {
+        showcase ? try PalmDetector(file: palmModel, threads: threads) : nil
     }
 
     private func makeWalkers() throws -> HOGPersonDetector? {
@@ -217,6 +229,7 @@ public struct DetectorNode: Node {
         landmarker = try makeLandmarker()
         people = try makePoseDetector()
         walkers = try makeWalkers()
+        palms = try makePalms()
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
         tracker = ObjectTracker(configuration: c)
@@ -322,17 +335,30 @@ public struct DetectorNode: Node {
             detections[i].speakingScore = s.score
             detections[i].speakingFor = s.speaking ? s.evidence : nil
         }
-        if showcase { reportShown(seconds) }
+        if showcase { try reportShown(seconds, image: image, detecting: lastDetection == ctx.frameIndex) }
     }
 
     /// Appends the object held up to the lens, if any, to this frame's detections. Uses the map
-    /// even when carried from an earlier frame (a shown object moves slowly).
-    private mutating func reportShown(_ seconds: Double) {
+    /// even when carried from an earlier frame (a shown object moves slowly); without a map, the
+    /// hands found at the last detection (`detecting`: this frame's).
+    private mutating func reportShown(_ seconds: Double, image: Image, detecting: Bool) throws {
         for d in detections where d.type == .humanFace { recentFaces[d.id] = (d, seconds) }
         // The holder's face stays while they show something (it may hide their face).
-        recentFaces = recentFaces.filter { seconds - $0.value.seconds <= 1 || $0.key == shownHolder }
+        // One lens keeps faces longer: a hand held up hides the face the palm is measured against.
+        let keep: Double = disparity == nil ? 3 : 1
+        recentFaces = recentFaces.filter { seconds - $0.value.seconds <= keep || $0.key == shownHolder }
         let faces = recentFaces.values.map(\.face).sorted { $0.id < $1.id }
-        let shown = showcaseFinder.update(map: disparity, faces: faces)
+        let shown: ShowcaseFinder.Shown?
+        if disparity == nil, let palms {
+            // Hands are looked for at each detection; the finder counts detections, not frames.
+            if detecting {
+                lastShown = showcaseFinder.update(palms: try palms.detect(image), faces: faces, width: image.width,
+                                                  height: image.height)
+            }
+            shown = lastShown
+        } else {
+            shown = showcaseFinder.update(map: disparity, faces: faces)
+        }
         shownHolder = shown?.found.holder
         guard let s = shown else { return }
         if shownID?.showing != s.showing { shownID = (s.showing, tracker.reserveID()) }
@@ -342,6 +368,7 @@ public struct DetectorNode: Node {
         var d = Detection(id: id, groupID: group, type: .salientObject, bounds: s.found.bounds, confidence: 1,
                           disparity: s.found.disparity)
         d.shown = true
+        d.nearness = s.found.nearness
         detections.append(d)
     }
 

@@ -48,6 +48,13 @@ public struct BlazeFace: Sendable {
         /// Keypoints after the box in each anchor's regressors (6 for faces, 4 for the pose
         /// detector).
         public var keypoints: Int = 6
+        /// The input's range: RGB in −1…1 (the face and pose models) or, when set, 0…1 (the
+        /// palm detector).
+        public var unitInput = false
+        /// Whether each input pixel averages the frame over its footprint (up to 4×4 bilinear
+        /// samples) rather than taking one sample: the palm detector scores a hand in a 720p
+        /// frame at 0.5–0.7 from point samples and at 0.8 from averaged ones.
+        public var averagesFootprint = false
         /// Regressor values per anchor: the box (4) and the keypoints' x and y.
         public var valuesPerAnchor: Int { 4 + 2 * keypoints }
 
@@ -62,6 +69,12 @@ public struct BlazeFace: Sendable {
         /// the head; 224×224, 2254 anchors.
         public static let pose = Variant(inputSize: 224, strides: [8, 16, 32, 32, 32], anchorsPerLayer: 2,
                                          minScore: 0.5, suppressionIoU: 0.3, keypoints: 4)
+        /// `palm_detection_lite.tflite` (MediaPipe Hands' palm detector): a palm's box, with the
+        /// wrist, the knuckles of the index, middle, ring and little fingers and two points of the
+        /// thumb; 192×192, RGB in 0…1, 2016 anchors.
+        public static let palm = Variant(inputSize: 192, strides: [8, 16, 16, 16], anchorsPerLayer: 2,
+                                         minScore: 0.5, suppressionIoU: 0.3, keypoints: 7, unitInput: true,
+                                         averagesFootprint: true)
     }
 
     /// Where an anchor sits in the model's input, normalised.
@@ -125,10 +138,12 @@ public struct BlazeFace: Sendable {
         }
     }
 
-    /// Fills `input` (inputSize² × 3 floats, RGB in −1…1, row-major) with `image` letterboxed:
+    /// Fills `input` (inputSize² × 3 floats, RGB in −1…1 or 0…1 by ``Variant/unitInput``,
+    /// row-major) with `image` letterboxed:
     /// bilinear resampling of I420/NV12 (converted with BT.601 full-swing coefficients, as a
     /// camera's JPEG-range video), RGBA or gray8. Returns the letterbox to map results back.
-    /// Cost: one bilinear sample per input pixel (16 k for short range), no allocation.
+    /// Cost: one bilinear sample per input pixel (16 k for short range; up to 16 with
+    /// ``Variant/averagesFootprint``), no allocation.
     public func prepareInput(_ image: Image, into input: UnsafeMutableBufferPointer<Float>) -> Letterbox {
         let n = variant.inputSize
         precondition(input.count >= n * n * 3, "input holds \(input.count) floats, needs \(n * n * 3)")
@@ -137,19 +152,37 @@ public struct BlazeFace: Sendable {
         let x0 = (Double(n) - cw) / 2, y0 = (Double(n) - ch) / 2
         let sx = Double(image.width) / cw, sy = Double(image.height) / ch
         let sampler = RGBSampler(image)
+        // −1…1: v / 127.5 − 1; 0…1: v / 255. The letterbox band is 0 either way (mid grey for
+        // the face models, black for the palm detector, as MediaPipe pads them).
+        let scale: Float = variant.unitInput ? 1 / 255 : 1 / 127.5, offset: Float = variant.unitInput ? 0 : -1
+        let low: Float = variant.unitInput ? 0 : -1
+        // Footprint averaging: taps × taps samples spread over the input pixel's footprint.
+        let taps = variant.averagesFootprint ? max(1, min(4, Int(max(sx, sy).rounded(.up)))) : 1
+        let stepX = sx / Double(taps), stepY = sy / Double(taps), inverseTaps = 1 / Float(taps * taps)
         for oy in 0..<n {
             let fy = (Double(oy) + 0.5 - y0) * sy - 0.5
             for ox in 0..<n {
                 let o = (oy * n + ox) * 3
                 let fx = (Double(ox) + 0.5 - x0) * sx - 0.5
                 guard fx > -1, fy > -1, fx < Double(image.width), fy < Double(image.height) else {
-                    input[o] = 0; input[o + 1] = 0; input[o + 2] = 0  // the letterbox band: zero (mid grey in −1…1)
+                    input[o] = 0; input[o + 1] = 0; input[o + 2] = 0  // the letterbox band
                     continue
                 }
-                let (r, g, b) = sampler.rgb(fx, fy)
-                input[o] = max(-1, min(1, r / 127.5 - 1))
-                input[o + 1] = max(-1, min(1, g / 127.5 - 1))
-                input[o + 2] = max(-1, min(1, b / 127.5 - 1))
+                var (r, g, b) = sampler.rgb(fx, fy)
+                if taps > 1 {
+                    (r, g, b) = (0, 0, 0)
+                    for j in 0..<taps {
+                        let y = fy + (Double(j) + 0.5) * stepY - 0.5 * sy
+                        for i in 0..<taps {
+                            let c = sampler.rgb(fx + (Double(i) + 0.5) * stepX - 0.5 * sx, y)
+                            r += c.0; g += c.1; b += c.2
+                        }
+                    }
+                    r *= inverseTaps; g *= inverseTaps; b *= inverseTaps
+                }
+                input[o] = max(low, min(1, r * scale + offset))
+                input[o + 1] = max(low, min(1, g * scale + offset))
+                input[o + 2] = max(low, min(1, b * scale + offset))
             }
         }
         return box

@@ -25,11 +25,8 @@ public struct PersonDetection: Sendable, Hashable {
 /// 2254×1).
 public final class PoseDetector: @unchecked Sendable {
     /// The model file in use.
-    public let file: String
-    private let blazeFace = BlazeFace(.pose)
-    private let model: InferenceModel
-    private let regressorsIndex: Int
-    private let scoresIndex: Int
+    public var file: String { model.file }
+    private let model: BlazeModel
 
     /// Default model file name in `.models/`.
     public static let defaultFile = "pose_detection.tflite"
@@ -37,27 +34,13 @@ public final class PoseDetector: @unchecked Sendable {
     /// Loads `file` (a name in `.models/` or a path). Throws ``InferenceError`` naming the file
     /// when it is missing, LiteRT is not installed, or the model is not a pose detector.
     public init(file: String = PoseDetector.defaultFile, threads: Int = 1) throws {
-        let path = try ModelFiles.resolve(file)
-        self.file = path
-        model = try InferenceModel(file: path, threads: threads)
-        let v = BlazeFace.Variant.pose, n = BlazeFace(.pose).anchors.count
-        guard model.inputShapes == [[1, v.inputSize, v.inputSize, 3]],
-              let r = model.outputShapes.firstIndex(where: { $0.reduce(1, *) == v.valuesPerAnchor * n }),
-              let s = model.outputShapes.firstIndex(where: { $0.reduce(1, *) == n })
-        else {
-            throw InferenceError(file: path, message: "not a pose detector: inputs \(model.inputShapes), outputs \(model.outputShapes), expected 1×224×224×3 in, \(n)×12 and \(n)×1 out")
-        }
-        regressorsIndex = r
-        scoresIndex = s
+        model = try BlazeModel(file: file, variant: .pose, what: "a pose detector", threads: threads)
     }
 
     /// The people in `image` (I420, NV12, RGBA or gray8), best first.
     /// Cost: one bilinear sample per input pixel (50 k) + one inference (≈ 4 ms on one thread).
     public func detect(_ image: Image) throws -> [PersonDetection] {
-        let box = blazeFace.prepareInput(image, into: model.input(0))
-        try model.run()
-        let found = blazeFace.decode(regressors: model.output(regressorsIndex), scores: model.output(scoresIndex), letterbox: box)
-        return found.map { Self.person($0, width: image.width, height: image.height) }
+        try model.detect(image).map { Self.person($0, width: image.width, height: image.height) }
     }
 
     /// The body box a detection's points imply (see ``PersonDetection/body``), computed in

@@ -23,8 +23,12 @@ public struct ShowcaseFinder: Sendable {
     public struct Found: Sendable, Hashable {
         /// Its box, normalised to the map's frame.
         public var bounds: NormalizedRect
-        /// The median disparity of its region, full-resolution pixels.
-        public var disparity: Double
+        /// The median disparity of its region, full-resolution pixels; from a hand, the holder's
+        /// face's disparity times ``nearness`` (`nil` when the face has none: one lens).
+        public var disparity: Double?
+        /// From a hand (one lens): how many times nearer the lens than the holder's face, by the
+        /// palm's apparent size against the face's; `nil` from the disparity map.
+        public var nearness: Double? = nil
         /// The face (its tracked ID) of whoever holds it.
         public var holder: Int
     }
@@ -51,6 +55,13 @@ public struct ShowcaseFinder: Sendable {
     public var appearFrames = 2
     /// Frames an object may be missing before it is no longer reported.
     public var vanishFrames = 3
+    /// One lens: the side of the palm detector's box on an adult's hand at 1 m, metres, over
+    /// the height of a face's box (chin to hairline, as ``MonoDepth``'s): how a palm's apparent
+    /// size compares with a face's at the same distance.
+    public var palmToFace = 0.46
+    /// One lens: the held object as the palm's box grown by this many palm sides on each side
+    /// (the hand and what it holds).
+    public var objectMargin = 0.5
 
     private var streak = 0
     private var missing = 0
@@ -126,9 +137,51 @@ public struct ShowcaseFinder: Sendable {
         return best?.found
     }
 
-    /// Finds this frame's object and debounces it; `nil` while nothing is (or is yet) shown.
+    /// One lens: the hand held up nearer the lens than the face of its owner, if any, from the
+    /// palms a palm detector found in a frame of `width`×`height` pixels; stateless. A palm
+    /// counts when its centre is within a face's reach (as for the map) and its apparent size
+    /// says it is at least ``nearerBy`` nearer than the face: its box's side, over
+    /// ``palmToFace`` face heights, is at least 1 + ``nearerBy`` times the face's height. The
+    /// nearest such hand is the one found; its box, grown by ``objectMargin``, stands for what
+    /// it holds.
+    public func find(palms: [PalmDetection], faces: [Detection], width: Int, height: Int) -> Found? {
+        var best: (found: Found, nearness: Double)?
+        let w = Double(width), h = Double(height)
+        for face in faces where face.type == .humanFace && face.bounds.height > 0 {
+            let b = face.bounds
+            let faceHeight = b.height * h
+            for palm in palms {
+                let p = palm.bounds
+                let cx = p.x + p.width / 2, cy = p.y + p.height / 2
+                guard abs(cx - (b.x + b.width / 2)) <= reachWidths * b.width,
+                      cy >= b.y - 0.5 * b.height, cy <= b.y + b.height * (1 + reachBelow) else { continue }
+                let side = palm.side(frameWidth: width)
+                let nearness = side / (palmToFace * faceHeight)
+                guard nearness >= 1 + nearerBy, nearness > (best?.nearness ?? 0) else { continue }
+                let grow = objectMargin * side
+                let x0 = max(0, p.x * w - grow), x1 = min(w, (p.x + p.width) * w + grow)
+                let y0 = max(0, p.y * h - grow), y1 = min(h, (p.y + p.height) * h + grow)
+                let bounds = NormalizedRect(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h)
+                best = (Found(bounds: bounds, disparity: face.disparity.map { $0 * nearness }, nearness: nearness,
+                              holder: face.id), nearness)
+            }
+        }
+        return best?.found
+    }
+
+    /// Finds this frame's object in the disparity map and debounces it; `nil` while nothing is
+    /// (or is yet) shown.
     public mutating func update(map: DisparityMap?, faces: [Detection]) -> Shown? {
-        let found = map.flatMap { find(map: $0, faces: faces) }
+        debounce(map.flatMap { find(map: $0, faces: faces) })
+    }
+
+    /// One lens: finds this frame's object from the palms (see ``find(palms:faces:width:height:)``)
+    /// and debounces it.
+    public mutating func update(palms: [PalmDetection], faces: [Detection], width: Int, height: Int) -> Shown? {
+        debounce(find(palms: palms, faces: faces, width: width, height: height))
+    }
+
+    private mutating func debounce(_ found: Found?) -> Shown? {
         if let found {
             streak += 1
             missing = 0

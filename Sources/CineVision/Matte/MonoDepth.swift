@@ -35,6 +35,10 @@ public struct MonoDepth: Sendable {
     /// Smoothed disparity per person (detection group), and of the room.
     private var people: [Int: Double] = [:]
     private var room: Double?
+    /// Each group's disparity when last seen (a holder whose hand hides their face), and the
+    /// disparity given to each shown object (by detection ID) this frame.
+    private var lastSeen: [Int: Double] = [:]
+    private var shown: [Int: Double] = [:]
 
     public init(_ configuration: Configuration = Configuration()) { self.configuration = configuration }
 
@@ -80,6 +84,25 @@ public struct MonoDepth: Sendable {
             out.append(Layer(left: box.x - wide, right: box.x + box.width + wide, centre: box.x + box.width / 2, disparity: d))
         }
         people = seen
+        for (group, d) in seen { lastSeen[group] = d }
+        if lastSeen.count > 64 { lastSeen = seen }
+        return out
+    }
+
+    /// Something held up to the lens without a map (the detector's `showcase` with one lens): a
+    /// shown detection with a ``Detection/nearness`` is placed at its holder's disparity (their
+    /// group's, as last seen) times that nearness, smoothed like a person; an ellipse in its box.
+    mutating func shownObjects(_ detections: Detections) -> [(bounds: NormalizedRect, disparity: Double)] {
+        var out: [(bounds: NormalizedRect, disparity: Double)] = []
+        var next: [Int: Double] = [:]
+        for d in detections where d.shown == true {
+            guard let nearness = d.nearness, let base = people[d.groupID] ?? lastSeen[d.groupID] else { continue }
+            let s = configuration.smoothing
+            let value = shown[d.id].map { s * $0 + (1 - s) * base * nearness } ?? base * nearness
+            next[d.id] = value
+            out.append((d.bounds, value))
+        }
+        shown = next
         return out
     }
 
@@ -126,7 +149,29 @@ public struct MonoDepth: Sendable {
                 row[x] = room + alpha * (column[x] - room)
             }
         }
+        for object in shownObjects(detections) { paint(object.bounds, disparity: Float(object.disparity), into: values) }
         return DisparityMap(values: values, referenceWidth: rw, referenceHeight: rh)
+    }
+
+    /// Writes an ellipse inscribed in `bounds` (normalised) at `disparity` into `map`, its rim
+    /// ramped over a tenth of its radius. Cost: the box's samples.
+    private func paint(_ bounds: NormalizedRect, disparity: Float, into map: Image) {
+        let w = map.width, h = map.height
+        let cx = (bounds.x + bounds.width / 2) * Double(w), cy = (bounds.y + bounds.height / 2) * Double(h)
+        let rx = bounds.width / 2 * Double(w), ry = bounds.height / 2 * Double(h)
+        guard rx >= 0.5, ry >= 0.5 else { return }
+        let x0 = max(0, Int(cx - rx)), x1 = min(w - 1, Int(cx + rx)), y0 = max(0, Int(cy - ry)), y1 = min(h - 1, Int(cy + ry))
+        guard x1 >= x0, y1 >= y0 else { return }
+        for y in y0...y1 {
+            let row = map.plane(0).row(y, as: Float.self)
+            let v = (Double(y) + 0.5 - cy) / ry
+            for x in x0...x1 {
+                let u = (Double(x) + 0.5 - cx) / rx
+                let r = (u * u + v * v).squareRoot()
+                let a = Float(max(0, min(1, (1 - r) * 10)))
+                row[x] += a * (disparity - row[x])
+            }
+        }
     }
 
     /// People the matte shows but no detection does (seen from behind, a face turned away): each
@@ -164,7 +209,7 @@ public struct MonoDepth: Sendable {
     public func withDisparities(_ detections: Detections) -> Detections {
         detections.map { d in
             var d = d
-            if let p = people[d.groupID] { d.disparity = p }
+            if let p = shown[d.id] { d.disparity = p } else if let p = people[d.groupID] { d.disparity = p }
             return d
         }
     }

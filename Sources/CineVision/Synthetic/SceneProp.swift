@@ -45,6 +45,9 @@ struct ScenePropPlacement {
     let bounds: PixelRect
     let depth: Double
     let disparity: Double
+    /// The cup's holder's character (their skin) when a hand is drawn holding it (showcase
+    /// scenes, ``SceneHand``); `nil` when the cup floats.
+    var hand: SceneHand? = nil
 
     /// The prop's id in the truth.
     var id: Int { kind == .ball ? 100 : 101 }
@@ -85,7 +88,7 @@ struct SceneProps {
     /// Calls `body` with each prop placed at scene time `t`, far first. Allocates nothing.
     static func forEach(
         at t: Double, duration: Double, camera: StereoCameraModel, set: SceneSet, carrier: SubjectScript?,
-        raise: Double = 0, _ body: (ScenePropPlacement) -> Void
+        raise: Double = 0, hand: Bool = false, _ body: (ScenePropPlacement) -> Void
     ) {
         let board = set.sideboard
         let r = ballRadius
@@ -121,9 +124,59 @@ struct SceneProps {
                 bounds: camera.rect(
                     x0: cx - cupSize.width / 2, x1: cx + cupSize.width / 2, bottom: bottom,
                     top: bottom + cupSize.height, depth: depth),
-                depth: depth, disparity: camera.disparity(atDepth: depth))
+                depth: depth, disparity: camera.disparity(atDepth: depth),
+                hand: hand ? SceneHand(character: pose.character, cupLeft: cx - cupSize.width / 2,
+                                       cupMiddle: bottom + cupSize.height / 2, depth: depth) : nil)
         }
         body(ball)
         if let cup { body(cup) }
+    }
+}
+
+/// A hand holding the cup from its left side (the holder's right hand): a forearm rising from
+/// below, the palm at the cup's edge, four fingers wrapped across its front and the thumb up its
+/// side — rounded rectangles in the holder's skin, at the cup's depth (the fingers 2 cm nearer),
+/// an adult's size (palm 6.4 cm wide, the fingers 10 cm from first to last). Drawn in showcase
+/// scenes, so that a palm detector finds the hand that shows the cup.
+struct SceneHand: Sendable, Hashable {
+    /// The holder's character (the skin the hand takes).
+    let character: Int
+    /// The cup's left edge, metres across the scene.
+    let cupLeft: Double
+    /// The height of the cup's middle, metres.
+    let cupMiddle: Double
+    /// The cup's depth, metres.
+    let depth: Double
+
+    /// The hand's scale, metres: about a palm's length.
+    static let size = 0.085
+    /// The pieces as (left, top, right, bottom, corner radius) in ``size`` units from the cup's
+    /// left edge and middle (down is +), and depth offsets, metres: forearm, palm, thumb, fingers.
+    static let pieces: [(box: (Double, Double, Double, Double), radius: Double, depth: Double)] = [
+        ((-0.62, 0.3, -0.02, 2.8), 0.3, 0.03),
+        ((-0.6, -0.55, 0.15, 0.6), 0.3, -0.01),
+        ((-0.25, -1.0, 0, -0.3), 0.12, -0.01),
+    ] + (0..<4).map { k in
+        let y = -0.45 + 0.3 * Double(k)
+        return ((-0.23, y - 0.13, 0.68 - 0.05 * Double(k), y + 0.13), 0.13, -0.02)
+    }
+
+    /// Calls `body` with each piece's layer, far to near. Allocates nothing.
+    func forEachLayer(camera: StereoCameraModel, library: SceneTextureLibrary, _ body: (SceneLayer) -> Void) {
+        let texture = library.characters[character % library.characters.count].neck
+        let s = Self.size
+        for piece in Self.pieces {
+            let (l, t, r, b) = piece.box
+            let d = depth + piece.depth
+            let rect = camera.rect(x0: cupLeft + l * s, x1: cupLeft + r * s, bottom: cupMiddle - b * s,
+                                   top: cupMiddle - t * s, depth: d)
+            let radius = piece.radius * s * rect.width / ((r - l) * s)
+            body(SceneLayer(
+                shape: .roundedRectangle, bounds: rect, cornerRadius: radius, depth: d,
+                disparity: camera.disparity(atDepth: d), texture: texture.view,
+                wrapsHorizontally: false, wrapsVertically: false,
+                horizontal: .stretched(from: rect.left, to: rect.right, size: texture.size),
+                vertical: .stretched(from: rect.top, to: rect.bottom, size: texture.size)))
+        }
     }
 }

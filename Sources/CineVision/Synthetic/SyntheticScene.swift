@@ -269,7 +269,7 @@ public struct SyntheticScene: Sendable {
         let background = backgroundCache.map { cache in
             cache.get { set.layers.withUnsafeBufferPointer { SceneBackground(layers: $0, width: w, height: h) } }
         }
-        let capacity = set.layers.count + (4 + WalkerLimbs.count) * scripts.count + 2
+        let capacity = set.layers.count + (4 + WalkerLimbs.count) * scripts.count + 2 + SceneHand.pieces.count
         withUnsafeTemporaryAllocation(of: SceneLayer.self, capacity: capacity) { buffer in
             let count = collectLayers(at: t, into: buffer)
             defer { _ = buffer.baseAddress!.deinitialize(count: count) }
@@ -302,7 +302,7 @@ public struct SyntheticScene: Sendable {
     private func forEachProp(at t: Double, _ body: (ScenePropPlacement) -> Void) {
         guard configuration.props || configuration.showcase else { return }
         SceneProps.forEach(at: t, duration: configuration.duration, camera: camera, set: set, carrier: scripts.first,
-                           raise: showcase?.raise(at: t) ?? 0) { p in
+                           raise: showcase?.raise(at: t) ?? 0, hand: configuration.showcase) { p in
             body(p)
         }
     }
@@ -326,6 +326,10 @@ public struct SyntheticScene: Sendable {
                 guard let p, p.depth > depth else { continue }
                 buffer.initializeElement(at: count, to: p.layer(library: library))
                 count += 1
+                p.hand?.forEachLayer(camera: camera, library: library) { layer in
+                    buffer.initializeElement(at: count, to: layer)
+                    count += 1
+                }
             }
             if let a = props.0, a.depth > depth { props.0 = nil }
             if let b = props.1, b.depth > depth { props.1 = nil }

@@ -1,0 +1,41 @@
+// PalmDetector: MediaPipe Hands' palm detector (`palm_detection_lite.tflite`) run by LiteRT — a
+// hand found by its palm, with the wrist and knuckle points. One per user: not thread-safe.
+import CineMedia
+
+/// A hand found by the palm detector, in the frame's normalised coordinates.
+public struct PalmDetection: Sendable, Hashable {
+    /// The palm's box: square in the frame's pixels, about the palm without the fingers.
+    public var bounds: NormalizedRect
+    /// Confidence, 0…1.
+    public var score: Double
+    /// The wrist, the knuckles of the index, middle, ring and little fingers, and two points of
+    /// the thumb (MediaPipe's order).
+    public var keypoints: [NormalizedPoint]
+
+    /// The palm box's side in the frame's pixels (its width; the box is square in pixels).
+    public func side(frameWidth: Int) -> Double { bounds.width * Double(frameWidth) }
+}
+
+/// Finds hands with MediaPipe's palm detector model file (input 1×192×192×3 in 0…1; outputs
+/// 2016×18 and 2016×1), on the whole frame letterboxed: hands from about a tenth of the frame's
+/// longer side.
+public final class PalmDetector: @unchecked Sendable {
+    /// The model file in use.
+    public var file: String { model.file }
+    private let model: BlazeModel
+
+    /// Default model file name in `.models/`.
+    public static let defaultFile = "palm_detection_lite.tflite"
+
+    /// Loads `file` (a name in `.models/` or a path). Throws ``InferenceError`` naming the file
+    /// when it is missing, LiteRT is not installed, or the model is not a palm detector.
+    public init(file: String = PalmDetector.defaultFile, threads: Int = 1) throws {
+        model = try BlazeModel(file: file, variant: .palm, what: "a palm detector", threads: threads)
+    }
+
+    /// The hands in `image` (I420, NV12, RGBA or gray8), best first.
+    /// Cost: one bilinear sample per input pixel (37 k) + one inference.
+    public func detect(_ image: Image) throws -> [PalmDetection] {
+        try model.detect(image).map { PalmDetection(bounds: $0.bounds, score: $0.score, keypoints: $0.keypoints) }
+    }
+}
