@@ -350,9 +350,10 @@ public struct DetectorNode: Node {
         let faces = recentFaces.values.map(\.face).sorted { $0.id < $1.id }
         let shown: ShowcaseFinder.Shown?
         if disparity == nil, let palms {
-            // Hands are looked for at each detection; the finder counts detections, not frames.
-            if detecting {
-                lastShown = showcaseFinder.update(palms: try palms.detect(image), faces: faces, width: image.width,
+            // Hands are looked for at each detection, and at every frame while one is held up
+            // or about to be confirmed.
+            if detecting || showcaseFinder.isWatching {
+                lastShown = showcaseFinder.update(palms: try palms.detect(image, in: faces.map(showcaseFinder.reach)), faces: faces, width: image.width,
                                                   height: image.height)
             }
             shown = lastShown

@@ -69,6 +69,11 @@ public struct ShowcaseFinder: Sendable {
     private var reported = false
     private var showings = 0
 
+    /// Whether an object was found in the last update or is being reported: a caller that looks
+    /// for hands only now and then looks at every frame meanwhile, so that a showing is
+    /// confirmed, followed and ended frame by frame.
+    public var isWatching: Bool { streak > 0 || reported }
+
     /// Creates a finder with the default reach and thresholds.
     public init() {}
 
@@ -139,34 +144,45 @@ public struct ShowcaseFinder: Sendable {
 
     /// One lens: the hand held up nearer the lens than the face of its owner, if any, from the
     /// palms a palm detector found in a frame of `width`×`height` pixels; stateless. A palm
-    /// counts when its centre is within a face's reach (as for the map) and its apparent size
-    /// says it is at least ``nearerBy`` nearer than the face: its box's side, over
+    /// is judged against the largest face within whose reach (``reach(of:)``) its centre lies,
+    /// and counts when its apparent size says it is at least ``nearerBy`` nearer than that face: its box's side, over
     /// ``palmToFace`` face heights, is at least 1 + ``nearerBy`` times the face's height. The
     /// nearest such hand is the one found; its box, grown by ``objectMargin``, stands for what
     /// it holds.
     public func find(palms: [PalmDetection], faces: [Detection], width: Int, height: Int) -> Found? {
         var best: (found: Found, nearness: Double)?
         let w = Double(width), h = Double(height)
-        for face in faces where face.type == .humanFace && face.bounds.height > 0 {
-            let b = face.bounds
-            let faceHeight = b.height * h
-            for palm in palms {
-                let p = palm.bounds
-                let cx = p.x + p.width / 2, cy = p.y + p.height / 2
-                guard abs(cx - (b.x + b.width / 2)) <= reachWidths * b.width,
-                      cy >= b.y - 0.5 * b.height, cy <= b.y + b.height * (1 + reachBelow) else { continue }
-                let side = palm.side(frameWidth: width)
-                let nearness = side / (palmToFace * faceHeight)
-                guard nearness >= 1 + nearerBy, nearness > (best?.nearness ?? 0) else { continue }
-                let grow = objectMargin * side
-                let x0 = max(0, p.x * w - grow), x1 = min(w, (p.x + p.width) * w + grow)
-                let y0 = max(0, p.y * h - grow), y1 = min(h, (p.y + p.height) * h + grow)
-                let bounds = NormalizedRect(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h)
-                best = (Found(bounds: bounds, disparity: face.disparity.map { $0 * nearness }, nearness: nearness,
-                              holder: face.id), nearness)
-            }
+        let people = faces.filter { $0.type == .humanFace && $0.bounds.height > 0 }
+        for palm in palms {
+            let p = palm.bounds
+            let cx = p.x + p.width / 2, cy = p.y + p.height / 2
+            // The hand is its nearest owner's: the largest face within whose reach it is (a
+            // hand at someone's chest is nearer than the face of whoever stands behind them).
+            let owner = people.filter { face in
+                let r = reach(of: face)
+                return cx >= r.x && cx <= r.x + r.width && cy >= r.y && cy <= r.y + r.height
+            }.max { $0.bounds.height < $1.bounds.height }
+            guard let face = owner else { continue }
+            let side = palm.side(frameWidth: width)
+            let nearness = side / (palmToFace * face.bounds.height * h)
+            guard nearness >= 1 + nearerBy, nearness > (best?.nearness ?? 0) else { continue }
+            let grow = objectMargin * side
+            let x0 = max(0, p.x * w - grow), x1 = min(w, (p.x + p.width) * w + grow)
+            let y0 = max(0, p.y * h - grow), y1 = min(h, (p.y + p.height) * h + grow)
+            let bounds = NormalizedRect(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h)
+            best = (Found(bounds: bounds, disparity: face.disparity.map { $0 * nearness }, nearness: nearness,
+                          holder: face.id), nearness)
         }
         return best?.found
+    }
+
+    /// The region within `face`'s reach where a hand held up to the lens is looked for:
+    /// ``reachWidths`` face widths either side of its centre and from half a face above it to
+    /// ``reachBelow`` faces below it, normalised (not clipped).
+    public func reach(of face: Detection) -> NormalizedRect {
+        let b = face.bounds
+        return NormalizedRect(x: b.x + b.width / 2 - reachWidths * b.width, y: b.y - 0.5 * b.height,
+                              width: 2 * reachWidths * b.width, height: b.height * (1.5 + reachBelow))
     }
 
     /// Finds this frame's object in the disparity map and debounces it; `nil` while nothing is

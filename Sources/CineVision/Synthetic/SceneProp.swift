@@ -151,21 +151,24 @@ struct SceneHand: Sendable, Hashable {
     /// The hand's scale, metres: about a palm's length.
     static let size = 0.085
     /// The pieces as (left, top, right, bottom, corner radius) in ``size`` units from the cup's
-    /// left edge and middle (down is +), and depth offsets, metres: forearm, palm, thumb, fingers.
+    /// left edge and middle (down is +), and depth offsets, metres: forearm, palm, thumb (in the
+    /// neck's skin), then the fingers (``SceneCharacter/finger``).
     static let pieces: [(box: (Double, Double, Double, Double), radius: Double, depth: Double)] = [
         ((-0.62, 0.3, -0.02, 2.8), 0.3, 0.03),
         ((-0.6, -0.55, 0.15, 0.6), 0.3, -0.01),
         ((-0.25, -1.0, 0, -0.3), 0.12, -0.01),
-    ] + (0..<4).map { k in
+    ] + [(0.63, 0.13), (0.7, 0.135), (0.65, 0.13), (0.52, 0.11)].enumerated().map { k, finger in
+        // Index, middle, ring and little finger: their reach across the cup and half-thickness.
         let y = -0.45 + 0.3 * Double(k)
-        return ((-0.23, y - 0.13, 0.68 - 0.05 * Double(k), y + 0.13), 0.13, -0.02)
+        return ((-0.23, y - finger.1, finger.0, y + finger.1), finger.1, -0.02)
     }
 
     /// Calls `body` with each piece's layer, far to near. Allocates nothing.
     func forEachLayer(camera: StereoCameraModel, library: SceneTextureLibrary, _ body: (SceneLayer) -> Void) {
-        let texture = library.characters[character % library.characters.count].neck
+        let character = library.characters[character % library.characters.count]
         let s = Self.size
-        for piece in Self.pieces {
+        for (k, piece) in Self.pieces.enumerated() {
+            let texture = k < 3 ? character.neck : character.finger
             let (l, t, r, b) = piece.box
             let d = depth + piece.depth
             let rect = camera.rect(x0: cupLeft + l * s, x1: cupLeft + r * s, bottom: cupMiddle - b * s,

@@ -56,7 +56,8 @@ final class SceneTextureLibrary: Sendable {
             return SceneCharacter(
                 face: SceneTexturePatterns.face(skin: skins[i], hair: hairs[i], salt: salt),
                 backOfHead: SceneTexturePatterns.backOfHead(skin: skins[i], hair: hairs[i], salt: salt &+ 1),
-                neck: SceneTexturePatterns.neck(skin: skins[i], salt: salt &+ 2))
+                neck: SceneTexturePatterns.neck(skin: skins[i], salt: salt &+ 2),
+                finger: SceneTexturePatterns.finger(skin: skins[i], salt: salt &+ 3))
         }
     }
 }
@@ -67,6 +68,8 @@ struct SceneCharacter: Sendable {
     let face: SceneTexture
     /// Seen from behind (the subject has turned away).
     let backOfHead: SceneTexture
-    /// The neck, either way.
+    /// The neck, either way (and a hand's forearm, palm and thumb).
     let neck: SceneTexture
+    /// A finger lying across the picture (``SceneHand``).
+    let finger: SceneTexture
 }

@@ -331,6 +331,19 @@ enum SceneTexturePatterns {
         }
     }
 
+    /// A finger seen from the back, lying across its box: rounded across its height (dark at its
+    /// edges), a knuckle's crease a third of the way along and a paler nail at its right end.
+    static func finger(skin: SceneColor, salt: UInt64) -> SceneTexture {
+        let pores = ValueNoise(salt: salt)
+        return SceneTexture(size: 64) { u, v in
+            let s = (u + 0.5) / 64, t = (v + 0.5) / 64
+            let round = 0.5 + 0.5 * max(0, 1 - (2 * t - 1) * (2 * t - 1)).squareRoot()
+            let crease = 1 - 0.3 * gaussian(s - 0.35, 0.025)
+            let base = skin * (round * crease * (0.97 + 0.06 * pores.sample(u, v, cell: 2)))
+            return SceneColor.mix(base, SceneColor(0.95, 0.8, 0.75) * round, 0.5 * smoothstep(0.78, 0.84, s))
+        }
+    }
+
     /// A ball: red with a white band off its centre and a white spot, shaded as a sphere lit
     /// from the upper left, with a highlight. 128 texels over the ball's bounding box.
     static func ball(salt: UInt64) -> SceneTexture {
