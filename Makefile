@@ -76,9 +76,10 @@ bench: setup
 score: release
 	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-director.sh
 
-## Showing something: the showcase rule against the truth, five seeds (about 2 min).
+## Showing something: the showcase rule against the truth, five seeds, stereo then one lens (about 3 min).
 showcase: release
 	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-showcase.sh
+	CINEGRAPH=$(RELEASE_BIN)/cinegraph scripts/score-showcase.sh --mono
 
 ## Crowds: the director on synthetic takes with 4, 5 and 6 subjects, five seeds each (about 8 min).
 crowds: release

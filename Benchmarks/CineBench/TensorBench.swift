@@ -14,6 +14,7 @@ private let tensorModels: [(file: String, blazeFace: BlazeFace.Variant?)] = [
     ("face_detection_short_range.tflite", .shortRange),
     ("face_detection_full_range_sparse.tflite", .fullRange),
     ("pose_detection.tflite", .pose),
+    ("palm_detection_lite.tflite", .palm),
     ("face_landmark.tflite", nil),
     ("selfie_segmentation.tflite", nil),
     ("selfie_segmentation_landscape.tflite", nil),

@@ -40,7 +40,7 @@ public struct SyntheticCameraNode: Node {
     @Parameter(default: 3, range: 0...8, "Number of subjects that walk through") public var subjects: Int
     @Parameter(default: false, "Props to track: a ball rolled along the sideboard and a cup the first subject carries") public var props: Bool
     @Parameter(default: false,
-               "A showcase: the first subject holds a cup and raises it toward the lens at seeded times to show it (implies props; the truth detections include the cup, type salientObject, ID 101)")
+               "A showcase: the first subject holds a cup in their hand and raises it toward the lens at seeded times to show it (implies props; the truth detections include the cup, type salientObject, ID 101)")
     public var showcase: Bool
     @Parameter(default: false,
                "A talk scene: the subjects stand side by side facing the camera and take turns speaking by a seeded script (mouths move with the syllables; the truth detections say who is speaking)")

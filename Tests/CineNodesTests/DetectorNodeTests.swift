@@ -107,6 +107,14 @@ import Testing
         try pose.instance.preflight()
     }
 
+    @Test func aMissingPalmModelNamesTheParameterWhenShowcaseIsOn() throws {
+        let h = try NodeHarness(DetectorNode.self, parameters: ["showcase": "true", "palm-model": "/nonexistent/palm.tflite"])
+        let e = #expect(throws: ParameterError.self) { try h.instance.preflight() }
+        #expect(e.map { "\($0)".contains("palm-model") && "\($0)".contains("/nonexistent/palm.tflite") } == true, "\(String(describing: e))")
+        // Without showcase no palm model is loaded.
+        try NodeHarness(DetectorNode.self, parameters: ["palm-model": "/nonexistent/palm.tflite"]).instance.preflight()
+    }
+
     @Test func testFacesGraphValidates() throws {
         let text = try String(contentsOf: repoRoot.appendingPathComponent("graphs/faces.conf"), encoding: .utf8)
         let g = try Graph.parse(text, registry: .standard())

@@ -51,8 +51,8 @@ public struct BlazeFace: Sendable {
         /// The input's range: RGB in −1…1 (the face and pose models) or, when set, 0…1 (the
         /// palm detector).
         public var unitInput = false
-        /// Whether each input pixel averages the frame over its footprint (up to 4×4 bilinear
-        /// samples) rather than taking one sample: the palm detector scores a hand in a 720p
+        /// Whether each input pixel averages the frame over its footprint (up to 4×4 pixels)
+        /// rather than taking one bilinear sample: the palm detector scores a hand in a 720p
         /// frame at 0.5–0.7 from point samples and at 0.8 from averaged ones.
         public var averagesFootprint = false
         /// Regressor values per anchor: the box (4) and the keypoints' x and y.
@@ -142,8 +142,8 @@ public struct BlazeFace: Sendable {
     /// row-major) with `image` letterboxed:
     /// bilinear resampling of I420/NV12 (converted with BT.601 full-swing coefficients, as a
     /// camera's JPEG-range video), RGBA or gray8. Returns the letterbox to map results back.
-    /// Cost: one bilinear sample per input pixel (16 k for short range; up to 16 with
-    /// ``Variant/averagesFootprint``), no allocation.
+    /// Cost: one bilinear sample per input pixel (16 k for short range; with
+    /// ``Variant/averagesFootprint`` up to 16 byte reads a plane instead), no allocation.
     public func prepareInput(_ image: Image, into input: UnsafeMutableBufferPointer<Float>) -> Letterbox {
         let n = variant.inputSize
         precondition(input.count >= n * n * 3, "input holds \(input.count) floats, needs \(n * n * 3)")
@@ -156,9 +156,9 @@ public struct BlazeFace: Sendable {
         // the face models, black for the palm detector, as MediaPipe pads them).
         let scale: Float = variant.unitInput ? 1 / 255 : 1 / 127.5, offset: Float = variant.unitInput ? 0 : -1
         let low: Float = variant.unitInput ? 0 : -1
-        // Footprint averaging: taps × taps samples spread over the input pixel's footprint.
+        // Footprint averaging: taps × taps pixels spread over the input pixel's footprint.
         let taps = variant.averagesFootprint ? max(1, min(4, Int(max(sx, sy).rounded(.up)))) : 1
-        let stepX = sx / Double(taps), stepY = sy / Double(taps), inverseTaps = 1 / Float(taps * taps)
+        let stepX = sx / Double(taps), stepY = sy / Double(taps)
         for oy in 0..<n {
             let fy = (Double(oy) + 0.5 - y0) * sy - 0.5
             for ox in 0..<n {
@@ -168,18 +168,10 @@ public struct BlazeFace: Sendable {
                     input[o] = 0; input[o + 1] = 0; input[o + 2] = 0  // the letterbox band
                     continue
                 }
-                var (r, g, b) = sampler.rgb(fx, fy)
-                if taps > 1 {
-                    (r, g, b) = (0, 0, 0)
-                    for j in 0..<taps {
-                        let y = fy + (Double(j) + 0.5) * stepY - 0.5 * sy
-                        for i in 0..<taps {
-                            let c = sampler.rgb(fx + (Double(i) + 0.5) * stepX - 0.5 * sx, y)
-                            r += c.0; g += c.1; b += c.2
-                        }
-                    }
-                    r *= inverseTaps; g *= inverseTaps; b *= inverseTaps
-                }
+                // The footprint's corner: the pixel centre (fx + 0.5) less half a footprint.
+                let (r, g, b) = taps > 1
+                    ? sampler.meanRGB(x0: fx + 0.5 - 0.5 * sx, y0: fy + 0.5 - 0.5 * sy, stepX: stepX, stepY: stepY, taps: taps)
+                    : sampler.rgb(fx, fy)
                 input[o] = max(low, min(1, r * scale + offset))
                 input[o + 1] = max(low, min(1, g * scale + offset))
                 input[o + 2] = max(low, min(1, b * scale + offset))

@@ -12,6 +12,13 @@ public struct PalmDetection: Sendable, Hashable {
     /// the thumb (MediaPipe's order).
     public var keypoints: [NormalizedPoint]
 
+    /// Creates a palm record.
+    public init(bounds: NormalizedRect, score: Double, keypoints: [NormalizedPoint]) {
+        self.bounds = bounds
+        self.score = score
+        self.keypoints = keypoints
+    }
+
     /// The palm box's side in the frame's pixels (its width; the box is square in pixels).
     public func side(frameWidth: Int) -> Double { bounds.width * Double(frameWidth) }
 }
@@ -39,13 +46,15 @@ public final class PalmDetector: @unchecked Sendable {
         try model.detect(image).map { PalmDetection(bounds: $0.bounds, score: $0.score, keypoints: $0.keypoints) }
     }
 
-    /// The hands within `regions` of `image` (normalised; each cropped to a square about its
-    /// centre with the larger side, clipped to the frame), in the frame's normalised
-    /// coordinates, best first; a hand two regions found once. A hand near a face is a few
-    /// pixels in the model's input when the whole 720p frame is letterboxed into it, and three
-    /// times larger in a crop five faces wide. Cost: one detection per region.
+    /// The hands in the whole of `image` and within `regions` of it (normalised; each cropped
+    /// to a square about its centre with the larger side, clipped to the frame), in the
+    /// frame's normalised coordinates, best first; a hand found twice is kept once. A hand near
+    /// a face is a few pixels in the model's input when a whole 720p frame is letterboxed into
+    /// it, and three times larger in a crop five faces wide; but the model's score depends on
+    /// what the crop shows around the hand (on the synthetic presenter 0.5–0.9 as the crop
+    /// moves), so the whole frame is looked at too. Cost: one detection per region, and one.
     public func detect(_ image: Image, in regions: [NormalizedRect]) throws -> [PalmDetection] {
-        var all: [BlazeFaceDetection] = []
+        var all = try model.detect(image)
         let w = Double(image.width), h = Double(image.height)
         for r in regions {
             let side = min(min(w, h), max(r.width * w, r.height * h, 32))

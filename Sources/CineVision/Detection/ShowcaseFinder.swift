@@ -60,7 +60,8 @@ public struct ShowcaseFinder: Sendable {
     /// size compares with a face's at the same distance.
     public var palmToFace = 0.46
     /// One lens: the held object as the palm's box grown by this many palm sides on each side
-    /// (the hand and what it holds).
+    /// and, where the detector gave the knuckles, the same box moved a palm's side on past them
+    /// (the hand and what its fingers hold).
     public var objectMargin = 0.5
 
     private var streak = 0
@@ -129,9 +130,11 @@ public struct ShowcaseFinder: Sendable {
                 let disparity = Double(samples[samples.count / 2])
                 let bounds = NormalizedRect(x: Double(x0 + lx) / Double(w), y: Double(y0 + ly) / Double(h),
                                             width: Double(hx - lx + 1) / Double(w), height: Double(hy - ly + 1) / Double(h))
-                // Another person nearer (someone passing in front) is not a shown object.
+                // Another person nearer (someone passing in front) is not a shown object. A face
+                // where the holder's was is the holder's, seen again around what they hold up
+                // (it reads the object's disparity).
                 let isPerson = people.contains { o in
-                    guard o.id != face.id, let od = o.disparity else { return false }
+                    guard o.id != face.id, ObjectTracker.iou(o.bounds, face.bounds) < 0.3, let od = o.disparity else { return false }
                     let ocx = o.bounds.x + o.bounds.width / 2
                     return ocx >= bounds.x && ocx <= bounds.x + bounds.width && abs(od - disparity) <= 0.15 * disparity
                 }
@@ -147,8 +150,8 @@ public struct ShowcaseFinder: Sendable {
     /// is judged against the largest face within whose reach (``reach(of:)``) its centre lies,
     /// and counts when its apparent size says it is at least ``nearerBy`` nearer than that face: its box's side, over
     /// ``palmToFace`` face heights, is at least 1 + ``nearerBy`` times the face's height. The
-    /// nearest such hand is the one found; its box, grown by ``objectMargin``, stands for what
-    /// it holds.
+    /// nearest such hand is the one found; its box, grown by ``objectMargin`` and towards its
+    /// knuckles, stands for what it holds.
     public func find(palms: [PalmDetection], faces: [Detection], width: Int, height: Int) -> Found? {
         var best: (found: Found, nearness: Double)?
         let w = Double(width), h = Double(height)
@@ -166,14 +169,31 @@ public struct ShowcaseFinder: Sendable {
             let side = palm.side(frameWidth: width)
             let nearness = side / (palmToFace * face.bounds.height * h)
             guard nearness >= 1 + nearerBy, nearness > (best?.nearness ?? 0) else { continue }
-            let grow = objectMargin * side
-            let x0 = max(0, p.x * w - grow), x1 = min(w, (p.x + p.width) * w + grow)
-            let y0 = max(0, p.y * h - grow), y1 = min(h, (p.y + p.height) * h + grow)
-            let bounds = NormalizedRect(x: x0 / w, y: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h)
+            let bounds = Self.held(by: palm, side: side, margin: objectMargin * side, width: w, height: height)
             best = (Found(bounds: bounds, disparity: face.disparity.map { $0 * nearness }, nearness: nearness,
                           holder: face.id), nearness)
         }
         return best?.found
+    }
+
+    /// What a hand holds, in the frame's normalised coordinates: its palm's box grown by `margin`
+    /// pixels, joined by that box moved `side` pixels from the palm's centre towards its
+    /// knuckles (keypoints 1–4), where the fingers close on what they hold.
+    static func held(by palm: PalmDetection, side: Double, margin: Double, width w: Double, height: Int) -> NormalizedRect {
+        let h = Double(height), p = palm.bounds
+        var x0 = p.x * w - margin, x1 = (p.x + p.width) * w + margin
+        var y0 = p.y * h - margin, y1 = (p.y + p.height) * h + margin
+        if palm.keypoints.count >= 5 {
+            let kx = palm.keypoints[1...4].reduce(0) { $0 + $1.x } / 4 * w, ky = palm.keypoints[1...4].reduce(0) { $0 + $1.y } / 4 * h
+            let dx = kx - (p.x + p.width / 2) * w, dy = ky - (p.y + p.height / 2) * h
+            let length = (dx * dx + dy * dy).squareRoot()
+            if length > 1 {
+                let mx = dx / length * side, my = dy / length * side
+                x0 = min(x0, x0 + mx); x1 = max(x1, x1 + mx); y0 = min(y0, y0 + my); y1 = max(y1, y1 + my)
+            }
+        }
+        x0 = max(0, x0); x1 = min(w, x1); y0 = max(0, y0); y1 = min(h, y1)
+        return NormalizedRect(x: x0 / w, y: y0 / h, width: max(0, x1 - x0) / w, height: max(0, y1 - y0) / h)
     }
 
     /// The region within `face`'s reach where a hand held up to the lens is looked for:

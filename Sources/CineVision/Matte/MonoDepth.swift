@@ -149,13 +149,19 @@ public struct MonoDepth: Sendable {
                 row[x] = room + alpha * (column[x] - room)
             }
         }
-        for object in shownObjects(detections) { paint(object.bounds, disparity: Float(object.disparity), into: values) }
+        for object in shownObjects(detections) {
+            paint(object.bounds, disparity: Float(object.disparity), into: values, matte: plane, sx: sx, sy: sy, lo: lo,
+                  inverseRamp: inverseRamp)
+        }
         return DisparityMap(values: values, referenceWidth: rw, referenceHeight: rh)
     }
 
-    /// Writes an ellipse inscribed in `bounds` (normalised) at `disparity` into `map`, its rim
-    /// ramped over a tenth of its radius. Cost: the box's samples.
-    private func paint(_ bounds: NormalizedRect, disparity: Float, into map: Image) {
+    /// Writes `disparity` into `map` within an ellipse inscribed in `bounds` (normalised), its
+    /// rim ramped over a tenth of its radius, where the matte holds the person (a hand and what
+    /// it holds up are in front of them; the room beside the hand keeps its depth): the person's
+    /// own matte weight, as their layer takes it. Cost: the box's samples.
+    private func paint(_ bounds: NormalizedRect, disparity: Float, into map: Image, matte: Plane, sx: Double, sy: Double,
+                       lo: Float, inverseRamp: Float) {
         let w = map.width, h = map.height
         let cx = (bounds.x + bounds.width / 2) * Double(w), cy = (bounds.y + bounds.height / 2) * Double(h)
         let rx = bounds.width / 2 * Double(w), ry = bounds.height / 2 * Double(h)
@@ -164,11 +170,14 @@ public struct MonoDepth: Sendable {
         guard x1 >= x0, y1 >= y0 else { return }
         for y in y0...y1 {
             let row = map.plane(0).row(y, as: Float.self)
-            let v = (Double(y) + 0.5 - cy) / ry
+            let v = (Double(y) + 0.5 - cy) / ry, fy = (Double(y) + 0.5) * sy - 0.5
             for x in x0...x1 {
                 let u = (Double(x) + 0.5 - cx) / rx
-                let r = (u * u + v * v).squareRoot()
-                let a = Float(max(0, min(1, (1 - r) * 10)))
+                let ellipse = Float(max(0, min(1, (1 - (u * u + v * v).squareRoot()) * 10)))
+                guard ellipse > 0 else { continue }
+                let m = RGBSampler.bilinear(matte, (Double(x) + 0.5) * sx - 0.5, fy, channels: 1, channel: 0) / 255
+                let t = max(0, min(1, (Float(m) - lo) * inverseRamp))
+                let a = ellipse * t * t * (3 - 2 * t)
                 row[x] += a * (disparity - row[x])
             }
         }

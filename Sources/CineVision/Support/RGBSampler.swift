@@ -42,6 +42,45 @@ public struct RGBSampler {
         }
     }
 
+    /// The mean colour of `taps`×`taps` pixels (nearest, no interpolation) spread over the
+    /// footprint from (`x0`, `y0`) in steps of (`stepX`, `stepY`) pixels, converted to RGB once:
+    /// an area average for shrinking a frame several times, at a byte read per tap and plane.
+    @inline(__always)
+    func meanRGB(x0: Double, y0: Double, stepX: Double, stepY: Double, taps: Int) -> (Float, Float, Float) {
+        let w = luma.width, h = luma.height
+        var a: Int = 0, b: Int = 0, c: Int = 0
+        for j in 0..<taps {
+            let y = max(0, min(h - 1, Int(y0 + (Double(j) + 0.5) * stepY)))
+            let row = luma.row(y, as: UInt8.self)
+            switch format {
+            case .rgba8:
+                for i in 0..<taps {
+                    let x = max(0, min(w - 1, Int(x0 + (Double(i) + 0.5) * stepX)))
+                    a += Int(row[4 * x]); b += Int(row[4 * x + 1]); c += Int(row[4 * x + 2])
+                }
+            case .i420, .nv12:
+                let cu = u.row(min(u.height - 1, y / 2), as: UInt8.self), cv = v.row(min(v.height - 1, y / 2), as: UInt8.self)
+                for i in 0..<taps {
+                    let x = max(0, min(w - 1, Int(x0 + (Double(i) + 0.5) * stepX)))
+                    a += Int(row[x])
+                    if format == .i420 { b += Int(cu[x / 2]); c += Int(cv[x / 2]) } else { b += Int(cu[x & ~1]); c += Int(cu[x | 1]) }
+                }
+            default:
+                for i in 0..<taps { a += Int(row[max(0, min(w - 1, Int(x0 + (Double(i) + 0.5) * stepX)))]) }
+            }
+        }
+        let n = Float(taps * taps)
+        switch format {
+        case .rgba8: return (Float(a) / n, Float(b) / n, Float(c) / n)
+        case .i420, .nv12:
+            let yv = Float(a) / n, cb = Float(b) / n - 128, cr = Float(c) / n - 128
+            return (yv + 1.402 * cr, yv - 0.344136 * cb - 0.714136 * cr, yv + 1.772 * cb)
+        default:
+            let yv = Float(a) / n
+            return (yv, yv, yv)
+        }
+    }
+
     /// The bilinear sample of `channel` (of `channels` interleaved) at pixel coordinates
     /// (`x`, `y`), clamped to the plane.
     @inline(__always)
