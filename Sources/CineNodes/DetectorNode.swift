@@ -115,9 +115,10 @@ public struct DetectorNode: Node {
     private var faces: BlazeFaceDetector?
     private var landmarker: FaceLandmarker?
     private var people: PoseDetector?
-    /// Hands, for `showcase` without a disparity map, and the palms of the last detection.
+    /// Hands, for `showcase` without a disparity map (loaded with `showcase`: a graph may run
+    /// without its map).
     private var palms: PalmDetector?
-    /// What the palms showed at the last detection (one lens: reported until the next).
+    /// What the palms showed when last looked at (one lens: reported until the next look).
     private var lastShown: ShowcaseFinder.Shown?
     private var walkers: HOGPersonDetector?
     /// HOG's scan in progress (spread over the frames up to the next detection) and the pose
@@ -353,8 +354,8 @@ public struct DetectorNode: Node {
             // Hands are looked for at each detection, and at every frame while one is held up
             // or about to be confirmed.
             if detecting || showcaseFinder.isWatching {
-                lastShown = showcaseFinder.update(palms: try palms.detect(image, in: faces.map(showcaseFinder.reach)), faces: faces, width: image.width,
-                                                  height: image.height)
+                let hands = try palms.detect(image, in: faces.map(showcaseFinder.reach))
+                lastShown = showcaseFinder.update(palms: hands, faces: faces, width: image.width, height: image.height)
             }
             shown = lastShown
         } else {

@@ -38,6 +38,22 @@ private func subject(of d: Detection, in subjects: [SyntheticSubject]) -> Synthe
 
 @Suite("ObjectTracker")
 struct TrackerTests {
+    @Test func aWalkersLegsDoNotTakeTheWalkersTrack() {
+        // A tall walker tracked for a few rounds; one round HOG sees only their legs (a box half
+        // as tall, inside theirs, overlapping it by IoU 0.25): a new track, not the walker's.
+        var tracker = ObjectTracker()
+        let walker = NormalizedRect(x: 0.2, y: 0.4, width: 0.04, height: 0.2)
+        var id = 0
+        for _ in 0..<3 { id = tracker.update([TrackerObservation(type: .humanBody, bounds: walker, confidence: 0.9)])[0].id }
+        let legs = NormalizedRect(x: 0.205, y: 0.5, width: 0.02, height: 0.1)
+        #expect(ObjectTracker.iou(walker, legs) >= 0.2)
+        let out = tracker.update([TrackerObservation(type: .humanBody, bounds: legs, confidence: 0.9)])
+        #expect(!out.contains { $0.id == id && $0.bounds.height < 0.15 }, "\(out)")
+        // The walker seen whole again keeps their ID.
+        let back = tracker.update([TrackerObservation(type: .humanBody, bounds: walker, confidence: 0.9)])
+        #expect(back.contains { $0.id == id && abs($0.bounds.height - 0.2) < 0.02 }, "\(back)")
+    }
+
     @Test func testIDsSurviveACrossingOfTwoSubjects() throws {
         var cfg = SyntheticScene.Configuration(width: 320, height: 180, fps: 15, seed: 1)
         cfg.subjectCount = 2

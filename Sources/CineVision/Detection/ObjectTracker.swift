@@ -48,6 +48,10 @@ public struct ObjectTracker: Sendable {
         /// at every 3 and 30 fps): a box left on a pole by someone walking past stops being
         /// reported, and so does someone who stands still, until they walk on.
         public var stillRounds = 10
+        /// A body's box may not grow or shrink by more than this factor in height from one round
+        /// to the next to match by overlap: a tall walker's legs look like a small walker to
+        /// HOG, and the legs' box, inside the walker's, overlaps it enough to take its track.
+        public var bodyHeightGate = 1.6
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
         /// Observations starting within this fraction of the frame's left edge are not gated by
@@ -239,6 +243,10 @@ public struct ObjectTracker: Sendable {
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j]
                 if !agrees(t, o, map: disparity) { continue }
+                if t.type == .humanBody {
+                    let ratio = o.bounds.height / max(t.h, 1e-9)
+                    guard ratio < configuration.bodyHeightGate && ratio > 1 / configuration.bodyHeightGate else { continue }
+                }
                 let iou = Self.iou(t.rect, o.bounds)
                 if iou >= minIoU { scores[a][b] = iou }
             }
