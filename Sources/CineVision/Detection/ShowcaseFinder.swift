@@ -89,11 +89,11 @@ public struct ShowcaseFinder: Sendable {
         let people = faces.filter { $0.type == .humanFace && ($0.disparity ?? 0) > 0 }
         for face in people {
             guard let d = face.disparity else { continue }
-            let b = face.bounds
-            let x0 = max(0, Int(((b.x + b.width / 2 - reachWidths * b.width) * Double(w)).rounded(.down)))
-            let x1 = min(w - 1, Int(((b.x + b.width / 2 + reachWidths * b.width) * Double(w)).rounded(.up)))
-            let y0 = max(0, Int(((b.y - 0.5 * b.height) * Double(h)).rounded(.down)))
-            let y1 = min(h - 1, Int(((b.y + b.height * (1 + reachBelow)) * Double(h)).rounded(.up)))
+            let b = face.bounds, r = reach(of: face)
+            let x0 = max(0, Int((r.x * Double(w)).rounded(.down)))
+            let x1 = min(w - 1, Int(((r.x + r.width) * Double(w)).rounded(.up)))
+            let y0 = max(0, Int((r.y * Double(h)).rounded(.down)))
+            let y1 = min(h - 1, Int(((r.y + r.height) * Double(h)).rounded(.up)))
             guard x1 > x0, y1 > y0 else { continue }
             let threshold = Float(d * (1 + nearerBy) + 1)
             let ww = x1 - x0 + 1, wh = y1 - y0 + 1
