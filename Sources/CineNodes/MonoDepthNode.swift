@@ -48,7 +48,8 @@ public struct MonoDepthNode: Node {
         let size = depth.mapSize(referenceWidth: video.width, referenceHeight: video.height)
         disparity = depth.estimate(matte: matte, detections: detections, referenceWidth: video.width,
                                    referenceHeight: video.height,
-                                   into: ctx.pool.makeImage(width: size.width, height: size.height, format: .float32))
+                                   into: ctx.pool.makeImage(width: size.width, height: size.height, format: .float32),
+                                   frame: video)
         placed = depth.withDisparities(detections)
     }
 }

@@ -106,17 +106,29 @@ import Testing
         var shown = Detection(id: 7, groupID: 1, type: .salientObject, bounds: NormalizedRect(x: 0.2, y: 0.4, width: 0.2, height: 0.2))
         shown.shown = true
         shown.nearness = 2
-        let map = depth.estimate(matte: matte, detections: [face, shown], referenceWidth: 1280, referenceHeight: 720)
+        // The frame: a grey room, and a white thing held at x 0.24 … 0.28 that the matte leaves out.
+        let frame = Image(width: 1280, height: 720, format: .rgba8)
+        for y in 0..<720 {
+            let row = frame.plane(0).row(y, as: UInt8.self)
+            for x in 0..<1280 {
+                let v: UInt8 = x >= 307 && x < 358 && y >= 300 && y < 420 ? 250 : 128
+                row[4 * x] = v; row[4 * x + 1] = v; row[4 * x + 2] = v; row[4 * x + 3] = 255
+            }
+        }
+        let map = depth.estimate(matte: matte, detections: [face, shown], referenceWidth: 1280, referenceHeight: 720,
+                                 frame: frame)
         let placed = depth.withDisparities([face, shown])
         let faceDisparity = placed[0].disparity ?? 0, objectDisparity = placed[1].disparity ?? 0
         #expect(faceDisparity > 0)
         #expect(abs(objectDisparity - 2 * faceDisparity) < 1e-6, "\(objectDisparity) vs \(faceDisparity)")
-        // Within its box: at its disparity where the matte holds the person (x 0.35), the room's
-        // beside the hand (x 0.25); the person outside the box keeps theirs (x 0.5).
+        // Within its box: at its disparity where the matte holds the person (x 0.35) and where
+        // the picture is unlike the room around the box (the white thing, x 0.26); the room's
+        // where it looks like the room (x 0.22); the person outside the box keeps theirs (x 0.5).
         let v = map.values, row = v.plane(0).row(v.height / 2, as: Float.self)
         func at(_ x: Double) -> Double { Double(row[Int(x * Double(v.width))]) }
         #expect(abs(at(0.35) - objectDisparity) < 0.01, "\(at(0.35))")
-        #expect(at(0.25) < 0.5 * faceDisparity, "\(at(0.25))")
+        #expect(abs(at(0.26) - objectDisparity) < 0.01, "\(at(0.26))")
+        #expect(at(0.22) < 0.5 * faceDisparity, "\(at(0.22))")
         #expect(abs(at(0.5) - faceDisparity) < 0.01, "\(at(0.5))")
         #expect((0..<v.height).allSatisfy { y in (0..<v.width).allSatisfy { v.plane(0).row(y, as: Float.self)[$0].isFinite } })
     }

@@ -3,6 +3,7 @@
 // behind them at one farther plane, smooth over time. What it cannot know: the room's own depth
 // (a wall and a shelf are one plane), or a person's depth where the detector sees no face or body.
 import CineMedia
+import Foundation
 
 /// Turns a person matte and the frame's detections into a ``DisparityMap`` the focus and bokeh
 /// take unchanged, as if a stereo camera with a `baseline` had seen the people.
@@ -112,7 +113,7 @@ public struct MonoDepth: Sendable {
     /// closest); a sample is `room + α · (person − room)` with α the matte there (bilinearly
     /// sampled, its soft band narrowed to ``Configuration/edgeRamp``). Cost: one pass over the map (≈ 130k samples at 480×270).
     public mutating func estimate(matte: Image, detections: Detections, referenceWidth rw: Int, referenceHeight rh: Int,
-                                  into reuse: Image? = nil) -> DisparityMap {
+                                  into reuse: Image? = nil, frame: Image? = nil) -> DisparityMap {
         let c = configuration
         let (w, h) = mapSize(referenceWidth: rw, referenceHeight: rh)
         var layers = layers(detections, referenceWidth: rw, referenceHeight: rh)
@@ -151,23 +152,37 @@ public struct MonoDepth: Sendable {
         }
         for object in shownObjects(detections) {
             paint(object.bounds, disparity: Float(object.disparity), into: values, matte: plane, sx: sx, sy: sy, lo: lo,
-                  inverseRamp: inverseRamp)
+                  inverseRamp: inverseRamp, frame: frame)
         }
         return DisparityMap(values: values, referenceWidth: rw, referenceHeight: rh)
     }
 
     /// Writes `disparity` into `map` within an ellipse inscribed in `bounds` (normalised), its
     /// rim ramped over a tenth of its radius, where the matte holds the person (a hand and what
-    /// it holds up are in front of them; the room beside the hand keeps its depth): the person's
-    /// own matte weight, as their layer takes it. Cost: the box's samples.
+    /// it holds up are in front of them; the room beside the hand keeps its depth) or, with the
+    /// `frame`, where the picture's colour is unlike any on a ring just outside the box (what
+    /// is held, which the person matte often leaves out, against the room around it). Cost: the
+    /// box's samples, 32 ring colours each.
     private func paint(_ bounds: NormalizedRect, disparity: Float, into map: Image, matte: Plane, sx: Double, sy: Double,
-                       lo: Float, inverseRamp: Float) {
+                       lo: Float, inverseRamp: Float, frame: Image?) {
         let w = map.width, h = map.height
         let cx = (bounds.x + bounds.width / 2) * Double(w), cy = (bounds.y + bounds.height / 2) * Double(h)
         let rx = bounds.width / 2 * Double(w), ry = bounds.height / 2 * Double(h)
         guard rx >= 0.5, ry >= 0.5 else { return }
         let x0 = max(0, Int(cx - rx)), x1 = min(w - 1, Int(cx + rx)), y0 = max(0, Int(cy - ry)), y1 = min(h - 1, Int(cy + ry))
         guard x1 >= x0, y1 >= y0 else { return }
+        // The room's colours around the object: a ring 1.2 radii out, in the frame's pixels.
+        let sampler = frame.map { RGBSampler($0) }
+        let fx = frame.map { Double($0.width) / Double(w) } ?? 1, fyScale = frame.map { Double($0.height) / Double(h) } ?? 1
+        var ring: [(Float, Float, Float)] = []
+        if let sampler, let frame {
+            for k in 0..<32 {
+                let a = Double(k) / 32 * 2 * Double.pi
+                let px = (cx + 1.2 * rx * cos(a)) * fx, py = (cy + 1.2 * ry * sin(a)) * fyScale
+                guard px >= 0, py >= 0, px < Double(frame.width), py < Double(frame.height) else { continue }
+                ring.append(sampler.rgb(px - 0.5, py - 0.5))
+            }
+        }
         for y in y0...y1 {
             let row = map.plane(0).row(y, as: Float.self)
             let v = (Double(y) + 0.5 - cy) / ry, fy = (Double(y) + 0.5) * sy - 0.5
@@ -177,8 +192,19 @@ public struct MonoDepth: Sendable {
                 guard ellipse > 0 else { continue }
                 let m = RGBSampler.bilinear(matte, (Double(x) + 0.5) * sx - 0.5, fy, channels: 1, channel: 0) / 255
                 let t = max(0, min(1, (Float(m) - lo) * inverseRamp))
-                let a = ellipse * t * t * (3 - 2 * t)
-                row[x] += a * (disparity - row[x])
+                var weight = t * t * (3 - 2 * t)
+                if let sampler, !ring.isEmpty, weight < 1 {
+                    let c = sampler.rgb((Double(x) + 0.5) * fx - 0.5, (Double(y) + 0.5) * fyScale - 0.5)
+                    var nearest = Float.infinity
+                    for r in ring {
+                        let d = (c.0 - r.0) * (c.0 - r.0) + (c.1 - r.1) * (c.1 - r.1) + (c.2 - r.2) * (c.2 - r.2)
+                        nearest = min(nearest, d)
+                    }
+                    // Unlike the room by 30 levels or more: held; by 15 or less: the room.
+                    let unlike = max(0, min(1, (nearest.squareRoot() - 15) / 15))
+                    weight = max(weight, unlike * unlike * (3 - 2 * unlike))
+                }
+                row[x] += ellipse * weight * (disparity - row[x])
             }
         }
     }
