@@ -7,7 +7,7 @@
 // the other's samples near the true edges (what the outline is worth), and from the exact
 // disparity; PSNR of each render against the exact one over the whole frame and within 12 px of
 // the true depth edges; how much a still background breathes (`breathing`); and the refinement's
-// cost. The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160
+// cost. The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …)
 // (or `DEPTH_DUMP_SEED`'s) as pictures (frame, maps, renders, their difference); `BREATH_ONLY=1`
 // measures the breathing alone.
 import CineInference
@@ -27,7 +27,7 @@ func runDepthBench() throws {
     var costs: [Double] = []
     for seed: UInt64 in (ProcessInfo.processInfo.environment["BREATH_ONLY"] != nil ? [] : [1, 2, 3]) {
         let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: seed))
-        var refiner = PersonDepthRefiner()
+        var refiner = tunedRefiner()
         var rows: [(String, [DepthRenderComparison])] = [
             ("matcher (320×180)", []), ("matcher, edge-aware to 1280×720", []), ("matcher + person refinement", []),
             ("exact disparity averaged to 320×180", []),
@@ -65,7 +65,7 @@ func runDepthBench() throws {
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
             ]
             for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
-            if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == 160 { try dumpPictures(dump, frame: left, exact: exact, maps: maps) }
+            if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(ProcessInfo.processInfo.environment["DEPTH_DUMP_FRAME"] ?? "160") { try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte) }
         }
         for (name, all) in rows {
             let m = DepthRenderComparison.mean(all)
@@ -81,6 +81,18 @@ func runDepthBench() throws {
     costs.sort()
     guard !costs.isEmpty else { return }
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms (the views' test on two cores)", costs[costs.count / 2]))
+}
+
+/// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD` and
+/// `REFINE_QUIET` name, for trying them.
+private func tunedRefiner() -> PersonDepthRefiner {
+    var refiner = PersonDepthRefiner()
+    let env = ProcessInfo.processInfo.environment
+    if let t = env["REFINE_TEMPORAL"].flatMap(Float.init) { refiner.settings.temporal = t }
+    if let t = env["REFINE_STILL"].flatMap(Float.init) { refiner.settings.stillThreshold = t }
+    if let t = env["REFINE_HELD"].flatMap(Float.init) { refiner.settings.heldStill = t }
+    if let t = env["REFINE_QUIET"].flatMap(Float.init) { refiner.settings.stillPicture = t }
+    return refiner
 }
 
 /// The mean of each `factor`×`factor` block's finite values (infinity where none is).
@@ -100,9 +112,9 @@ private func boxAverage(_ values: Image, factor f: Int) -> Image {
     return out
 }
 
-/// Writes the frame's luma, each map (grey, near = bright) and the renders' luma difference
+/// Writes the frame's luma, the person matte, each map (grey, near = bright) and the renders' luma difference
 /// (×8) as PGM files in `folder`.
-private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap]) throws {
+private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap], matte: Image) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     func pgm(_ name: String, _ w: Int, _ h: Int, _ pixel: (Int, Int) -> UInt8) throws {
         var data = Data("P5\n\(w) \(h)\n255\n".utf8)
@@ -110,6 +122,7 @@ private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, m
         try data.write(to: URL(fileURLWithPath: "\(folder)/\(name).pgm"))
     }
     try pgm("frame", frame.width, frame.height) { x, y in frame.plane(0).row(y, as: UInt8.self)[x] }
+    try pgm("matte", matte.width, matte.height) { x, y in matte.plane(0).row(y, as: UInt8.self)[x] }
     for (k, m) in ([exact] + maps).enumerated() {
         let v = m.values
         try pgm("map\(k)", frame.width, frame.height) { x, y in
@@ -167,11 +180,7 @@ func breathing(seed: UInt64, frames: Range<Int>) throws -> (matcher: Double, ref
     let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: seed))
     let matcher = try StereoMatcher()
     let personMatte = try PersonMatte()
-    var refiner = PersonDepthRefiner()
-    if let t = ProcessInfo.processInfo.environment["REFINE_TEMPORAL"].flatMap(Float.init) { refiner.settings.temporal = t }
-    if let t = ProcessInfo.processInfo.environment["REFINE_STILL"].flatMap(Float.init) { refiner.settings.stillThreshold = t }
-    if let t = ProcessInfo.processInfo.environment["REFINE_HELD"].flatMap(Float.init) { refiner.settings.heldStill = t }
-    if let t = ProcessInfo.processInfo.environment["REFINE_QUIET"].flatMap(Float.init) { refiner.settings.stillPicture = t }
+    var refiner = tunedRefiner()
     let renderer = BokehRenderer()
     var last: (matcher: DisparityMap, refined: DisparityMap, truth: Image)?
     var sums = (0.0, 0.0), count = 0

@@ -197,6 +197,62 @@ import Testing
         #expect(abs(value(out, 66, 24) - 30) < 0.5)
     }
 
+    /// Two people side by side under one matte region: on the left a far one in a flat sweater
+    /// (disparity 30), on the right a near one in a checked shirt (50) from full-resolution
+    /// column 160. The matcher's window gives the near depth to the sweater's last four samples.
+    /// With the views, the meeting is walked back to where the picture's edge is: the sweater is
+    /// the far person's to the last sample.
+    @Test func theViewsDrawWhereTwoPeopleUnderOneMatteMeet() {
+        let w = 80, h = 48, W = 320, H = 192
+        var seed: UInt32 = 3
+        func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(40 + (seed >> 24) % 170) }
+        var shirt = [UInt8](repeating: 0, count: W * H), room = shirt
+        // The shirt: a check of dark and mid squares, 8 pixels wide, a little noisy.
+        for i in 0..<(W * H) {
+            shirt[i] = ((i % W) / 8 + (i / W) / 8) % 2 == 0 ? 50 + noise() / 24 : 90 + noise() / 24
+            room[i] = noise()
+        }
+        // Each full-resolution pixel's layer: its disparity and luma.
+        func layer(_ x: Int, _ y: Int) -> (Float, UInt8)? {
+            guard y >= 24 else { return nil }
+            if (160..<280).contains(x) { return (50, shirt[y * W + x]) }
+            if (32..<160).contains(x) { return (30, 120) }
+            return nil
+        }
+        let left = Image(width: W, height: H, format: .gray8), right = Image(width: W, height: H, format: .gray8)
+        for y in 0..<H {
+            let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
+            for x in 0..<W { l[x] = layer(x, y)?.1 ?? room[y * W + x] }
+            for x in 0..<W {
+                var v = room[y * W + min(W - 1, x + 5)], nearest: Float = 5
+                for d: Float in [30, 50] {
+                    let lx = x + Int(d)
+                    if lx < W, let (ld, luma) = layer(lx, y), ld == d, d > nearest { v = luma; nearest = d }
+                }
+                r[x] = v
+            }
+        }
+        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let person = y >= 6 && (8..<70).contains(x)
+                row[x] = !person ? 5 : x >= 36 ? 50 : 30
+                m[x] = person ? 255 : 0
+            }
+        }
+        let map = DisparityMap(values: values, referenceWidth: W, referenceHeight: H)
+        var plain = PersonDepthRefiner()
+        let fattened = plain.refine(map, matte: matte)
+        #expect(abs(value(fattened, 37, 30) - 50) < 0.5, "without the views the votes keep the fattening")
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte, image: left, right: right)
+        for y in [12, 24, 36, 44] {
+            for x in 30..<40 { #expect(abs(value(out, x, y) - 30) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
+            for x in 40..<46 { #expect(abs(value(out, x, y) - 50) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
+        }
+    }
+
     /// With the view given, a sample where the picture stands still keeps its depth even when
     /// the matcher flips it far (a stripe matched either way, a hole); where the picture changes,
     /// the new depth is taken at once.

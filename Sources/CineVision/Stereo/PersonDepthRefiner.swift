@@ -46,6 +46,9 @@ public struct PersonDepthRefiner: Sendable {
         /// Samples on each side whose votes decide which of two surfaces a pixel of a region
         /// holding two people takes.
         public var voteRadius = 6
+        /// Samples the near one of two people under one matte region may be walked back from
+        /// where the votes put their meeting (see `refine`).
+        public var boundaryReach = 16
         /// Samples around a person searched for the matcher's fattening.
         public var reach = 4
         /// A background sample within this many pixels of disparity of the person's surface
@@ -60,7 +63,7 @@ public struct PersonDepthRefiner: Sendable {
         public var stillThreshold: Float = 0.75
         /// Where the view's mean over a sample changed by at most this many levels since the
         /// last frame, the picture stands still there.
-        public var stillPicture: Float = 2
+        public var stillPicture: Float = 3
         /// How much of the last frame's value a sample keeps where the picture stands still.
         public var heldStill: Float = 0.9
         /// Cores the test against the views may use.
@@ -121,6 +124,8 @@ public struct PersonDepthRefiner: Sendable {
             for x in 0..<w { d[y * w + x] = row[x].isNaN ? .infinity : row[x] }
         }
         samplePerson(matte, width: w, height: h)
+        let view = image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil }
+        let luma = view.map { Self.areaMeans($0, width: w, height: h) } ?? []
         let regions = label(width: w, height: h)
         surfaces = []
         var fitted = [Bool](repeating: false, count: n)
@@ -155,7 +160,13 @@ public struct PersonDepthRefiner: Sendable {
                     }
                     (found, anchored) = anchoredToTheHead(found, samples: own, height: region.maxY - region.minY + 1)
                 }
-                let choice = assign(region: region, samples: samples, surfaces: found, width: w)
+                var choice = assign(region: region, samples: samples, surfaces: found, width: w)
+                if found.count >= 2, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
+                   [.i420, .nv12, .gray8].contains(right.format) {
+                    drawnByTheViews(&choice, region: region, surfaces: found, left: image.plane(0), right: right.plane(0),
+                                    cut: (region.minX > whole.minX, region.maxX < whole.maxX),
+                                    mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth)
+                }
                 // A surface most of its own samples disagree with explains nothing: keep the match.
                 var agree = [Int](repeating: 0, count: found.count), owned = [Int](repeating: 0, count: found.count)
                 for sample in samples {
@@ -171,8 +182,11 @@ public struct PersonDepthRefiner: Sendable {
                         let k = Int(choice[(y - region.minY) * bw + x - region.minX])
                         guard trusted[k] else { continue }
                         // In the matte's soft outline the matcher's own value stays (the matte's
-                        // edge is a few pixels off as often as the matcher's); inside, the surface.
-                        if person[y * w + x] < settings.interiorLevel && d[y * w + x].isFinite { continue }
+                        // edge is a few pixels off as often as the matcher's) unless the picture
+                        // there looks like the person's inside and not like the background beside it.
+                        if person[y * w + x] < settings.interiorLevel && d[y * w + x].isFinite
+                            && !(abs(d[y * w + x] - found[k].disparity(x, y)) > 3 * settings.huber
+                                 && looksInside(x, y, luma: luma, label: region.label, width: w, height: h)) { continue }
                         d[y * w + x] = found[k].disparity(x, y)
                         fitted[y * w + x] = true
                     }
@@ -183,8 +197,7 @@ public struct PersonDepthRefiner: Sendable {
                 }
             }
         }
-        filterOverTime(&d, fitted: fitted, view: image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil },
-                       width: w, height: h)
+        filterOverTime(&d, fitted: fitted, luma: luma, width: w, height: h)
         for y in 0..<h {
             let row = out.plane(0).row(y, as: Float.self)
             for x in 0..<w { row[x] = d[y * w + x] }
@@ -585,6 +598,83 @@ public struct PersonDepthRefiner: Sendable {
         return choice
     }
 
+    /// Where two surfaces of one region meet on a row, the nearer one's votes reach into the
+    /// farther person: the matcher's window straddles the outline, so samples of the far person
+    /// beside a textured near one carry the near depth (a flat sweater beside a plaid shirt takes
+    /// the plaid's depth for a dozen pixels). From each such meeting the near side is walked back,
+    /// sample by sample, while a small patch of the views matches the far disparity as well as
+    /// the near one (or is flat); the first sample the views give clearly to the near surface is
+    /// the outline. A walk of ``Settings/boundaryReach`` samples that never meets such a sample
+    /// (both people flat there) changes nothing.
+    private func drawnByTheViews(_ choice: inout [UInt8], region: Region, surfaces: [Surface], left: Plane, right: Plane,
+                                 cut: (left: Bool, right: Bool), mapWidth w: Int, mapHeight h: Int, referenceWidth: Int) {
+        let bw = region.maxX - region.minX + 1
+        guard bw >= 2, right.width == left.width, right.height == left.height else { return }
+        let scaleX = Float(left.width) / Float(w), scaleY = Float(left.height) / Float(h)
+        let toImage = Float(left.width) / Float(referenceWidth)
+        let half = max(3, Int((0.75 * scaleX).rounded()))
+        let reach = settings.boundaryReach
+        for y in region.minY...region.maxY {
+            let base = (y - region.minY) * bw
+            let original = Array(choice[base..<base + bw])
+            for x in 0..<(bw - 1) where original[x] != original[x + 1] {
+                let gx = region.minX + x
+                guard labels[y * w + gx] == region.label, labels[y * w + gx + 1] == region.label else { continue }
+                let a = surfaces[Int(original[x])].disparity(gx, y), b = surfaces[Int(original[x + 1])].disparity(gx + 1, y)
+                guard abs(a - b) >= 1 else { continue }
+                // The near side's first sample, the step into it, and the far surface.
+                let (start, step, farLabel, nearD, farD): (Int, Int, UInt8, Float, Float) =
+                    a > b ? (x, -1, original[x + 1], a, b) : (x + 1, 1, original[x], b, a)
+                let nearLabel = original[start]
+                var j = start, walked = 0, verdict = false
+                while walked < reach, original[j] == nearLabel, labels[y * w + region.minX + j] == region.label {
+                    let cx = Int((Float(region.minX + j) + 0.5) * scaleX), cy = Int((Float(y) + 0.5) * scaleY)
+                    if !Self.asGood(left, right, x: cx, y: cy, half: half, match: nearD * toImage, other: farD * toImage) {
+                        verdict = true
+                        break
+                    }
+                    j += step; walked += 1
+                    // A region parted between two people: the walk reached the other person.
+                    if j < 0 || j >= bw { verdict = j < 0 ? cut.left : cut.right; break }
+                }
+                guard verdict else { continue }
+                // Left of a nearer person, the far person's pixels within the two disparities'
+                // difference are hidden from the right camera: they match nothing, so the views
+                // may give them to the near surface. The outline is the strongest edge of the
+                // picture between the last sample the views left open and that width beyond.
+                if step == 1, j < bw, original[j] == nearLabel {
+                    let hidden = Int(((nearD - farD) * toImage / scaleX).rounded(.up)) + 1
+                    let from = Int((Float(region.minX + j) - 0.5) * scaleX)
+                    let to = Int((Float(region.minX + min(bw - 1, j + hidden)) + 0.5) * scaleX)
+                    let edge = Self.strongestEdge(left, from: from, to: to, rows: Int(Float(y) * scaleY)..<Int(Float(y + 1) * scaleY))
+                    while j < bw, original[j] == nearLabel, (Float(region.minX + j) + 0.5) * scaleX < Float(edge) { j += 1; walked += 1 }
+                }
+                guard walked > 0 else { continue }
+                var k = start
+                for _ in 0..<walked { choice[base + k] = farLabel; k += step }
+            }
+        }
+    }
+
+    /// The column in `from...to` (clamped to the picture) where the luma steps most across
+    /// `rows`: the first pixel right of the step. A step is the difference of the means of the
+    /// three pixels on each side (a texture's pixel-to-pixel noise is not an outline).
+    static func strongestEdge(_ luma: Plane, from: Int, to: Int, rows: Range<Int>) -> Int {
+        let lo = max(3, from), hi = min(luma.width - 3, to)
+        let ys = max(0, rows.lowerBound)..<min(luma.height, max(rows.upperBound, rows.lowerBound + 1))
+        guard lo < hi, !ys.isEmpty else { return from }
+        var best = lo, most = -1
+        for x in lo...hi {
+            var step = 0
+            for y in ys {
+                let r = luma.row(y, as: UInt8.self)
+                step += abs(Int(r[x]) + Int(r[x + 1]) + Int(r[x + 2]) - Int(r[x - 1]) - Int(r[x - 2]) - Int(r[x - 3]))
+            }
+            if step > most { (best, most) = (x, step) }
+        }
+        return best
+    }
+
     /// Background samples beside the region that carry the person's depth (the matcher's
     /// fattening) take the disparity of the background beyond them on their row.
     private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], width w: Int, height h: Int) {
@@ -626,19 +716,8 @@ public struct PersonDepthRefiner: Sendable {
     /// disparity moved by less than ``Settings/stillThreshold`` leans on its last value by
     /// ``Settings/temporal``. A person's fitted surface is never held: someone in a plain shirt
     /// walking towards the camera looks the same from frame to frame while their depth changes.
-    private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], view: Plane?, width w: Int, height h: Int) {
+    private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], luma: [UInt8], width w: Int, height h: Int) {
         let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
-        var luma: [UInt8] = []
-        if let view {
-            luma = [UInt8](repeating: 0, count: w * h)
-            var acc = [UInt32](repeating: 0, count: view.width)
-            luma.withUnsafeMutableBufferPointer { o in
-                acc.withUnsafeMutableBufferPointer { a in
-                    AreaDownscaler.downscale(view, rows: 0..<h, width: w, height: h, into: o.baseAddress!, stride: w,
-                                             accumulator: a.baseAddress!)
-                }
-            }
-        }
         defer {
             previous = d
             previousLuma = luma
@@ -669,6 +748,42 @@ public struct PersonDepthRefiner: Sendable {
                 d[i] = last + (1 - alpha) * (now - last)
             }
         }
+    }
+
+    /// The view's area mean over each map sample (`w`×`h`).
+    static func areaMeans(_ view: Plane, width w: Int, height h: Int) -> [UInt8] {
+        var luma = [UInt8](repeating: 0, count: w * h)
+        var acc = [UInt32](repeating: 0, count: view.width)
+        luma.withUnsafeMutableBufferPointer { o in
+            acc.withUnsafeMutableBufferPointer { a in
+                AreaDownscaler.downscale(view, rows: 0..<h, width: w, height: h, into: o.baseAddress!, stride: w,
+                                         accumulator: a.baseAddress!)
+            }
+        }
+        return luma
+    }
+
+    /// Whether the picture at an outline sample of region `label` looks like the person's inside
+    /// more than like the background beside it: its mean luma against the first inside sample
+    /// (``Settings/interiorLevel``) and the first sample outside the region, each within three
+    /// samples along the matte's steeper axis. `false` when either is missing.
+    private func looksInside(_ x: Int, _ y: Int, luma: [UInt8], label: Int32, width w: Int, height h: Int) -> Bool {
+        guard luma.count == w * h, x > 0, x < w - 1, y > 0, y < h - 1 else { return false }
+        let i = y * w + x
+        let gx = person[i + 1] - person[i - 1], gy = person[i + w] - person[i - w]
+        // The step towards the inside: along the axis the matte changes most on.
+        let (dx, dy) = abs(gx) >= abs(gy) ? (gx >= 0 ? 1 : -1, 0) : (0, gy >= 0 ? 1 : -1)
+        var inside: UInt8?, outside: UInt8?
+        for k in 1...3 {
+            let (ix, iy, ox, oy) = (x + k * dx, y + k * dy, x - k * dx, y - k * dy)
+            if inside == nil, ix >= 0, ix < w, iy >= 0, iy < h, labels[iy * w + ix] == label, person[iy * w + ix] >= settings.interiorLevel {
+                inside = luma[iy * w + ix]
+            }
+            if outside == nil, ox >= 0, ox < w, oy >= 0, oy < h, labels[oy * w + ox] == 0 { outside = luma[oy * w + ox] }
+        }
+        guard let inside, let outside else { return false }
+        let l = Int(luma[i])
+        return abs(l - Int(inside)) < abs(l - Int(outside))
     }
 
     /// The median (the upper one of an even count) by selection, not a sort.
