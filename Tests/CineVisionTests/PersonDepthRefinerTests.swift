@@ -253,6 +253,39 @@ import Testing
         }
     }
 
+    /// A person standing still whose matches jitter (the fit moves 0.6 px a frame) leans on last
+    /// frame's surface; one walking towards the camera by 2 px a frame is followed at once.
+    @Test func aStillPersonsSurfaceStopsJitteringAndAWalkingOneIsFollowed() {
+        let w = 64, h = 36
+        let matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w { m[x] = (20..<40).contains(x) && y >= 6 ? 255 : 0 }
+        }
+        func person(at d: Float) -> DisparityMap {
+            let values = Image(width: w, height: h, format: .float32)
+            for y in 0..<h {
+                let row = values.plane(0).row(y, as: Float.self)
+                for x in 0..<w { row[x] = (20..<40).contains(x) && y >= 6 ? d : 10 }
+            }
+            return DisparityMap(values: values, referenceWidth: 640, referenceHeight: 360)
+        }
+        var refiner = PersonDepthRefiner()
+        var still: [Float] = []
+        for frame in 0..<20 {
+            let out = refiner.refine(person(at: 30 + (frame % 2 == 0 ? 0.3 : -0.3)), matte: matte)
+            still.append(value(out, 30, 20))
+        }
+        let late = still.suffix(10)
+        let change = zip(late, late.dropFirst()).map { abs($0 - $1) }.reduce(0, +) / Float(late.count - 1)
+        #expect(change < 0.6 * 0.6, "mean frame-to-frame change \(change) (the fit's 0.6)")
+        for step in 1...5 {
+            let d = 30 + 2 * Float(step)
+            let out = refiner.refine(person(at: d), matte: matte)
+            #expect(abs(value(out, 30, 20) - d) < 0.01, "walking, step \(step): \(value(out, 30, 20)) for \(d)")
+        }
+    }
+
     /// With the view given, a sample where the picture stands still keeps its depth even when
     /// the matcher flips it far (a stripe matched either way, a hole); where the picture changes,
     /// the new depth is taken at once.

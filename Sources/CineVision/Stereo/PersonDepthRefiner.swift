@@ -63,9 +63,14 @@ public struct PersonDepthRefiner: Sendable {
         public var stillThreshold: Float = 0.75
         /// Where the view's mean over a sample changed by at most this many levels since the
         /// last frame, the picture stands still there.
-        public var stillPicture: Float = 3
+        public var stillPicture: Float = 2
         /// How much of the last frame's value a sample keeps where the picture stands still.
         public var heldStill: Float = 0.9
+        /// A person's surface within this many pixels of disparity of one from the last frame
+        /// (at the region's middle) is the same person, standing still or nearly.
+        public var surfaceStill: Float = 1
+        /// How much of the last frame's surface such a surface keeps.
+        public var surfaceTemporal: Float = 0.5
         /// Cores the test against the views may use.
         public var threads = 2
         /// The default settings.
@@ -97,7 +102,7 @@ public struct PersonDepthRefiner: Sendable {
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Forgets the last frame (a cut, a seek): the next call filters nothing over time.
-    public mutating func reset() { previous = []; previousLuma = [] }
+    public mutating func reset() { previous = []; previousLuma = []; surfaces = [] }
 
     /// `map` refined with `matte` (`gray8`, 255 = person, any size: sampled at each map
     /// sample's centre in normalised coordinates). Without a person in the matte, only the
@@ -127,6 +132,7 @@ public struct PersonDepthRefiner: Sendable {
         let view = image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil }
         let luma = view.map { Self.areaMeans($0, width: w, height: h) } ?? []
         let regions = label(width: w, height: h)
+        let before = surfaces
         surfaces = []
         var fitted = [Bool](repeating: false, count: n)
         for whole in regions {
@@ -159,6 +165,17 @@ public struct PersonDepthRefiner: Sendable {
                         }
                     }
                     (found, anchored) = anchoredToTheHead(found, samples: own, height: region.maxY - region.minY + 1)
+                }
+                // A person who stands still stays still: each surface leans on last frame's
+                // surface that lies within ``Settings/surfaceStill`` of it at the region's middle.
+                let (mx, my) = ((region.minX + region.maxX) / 2, (region.minY + region.maxY) / 2)
+                for k in found.indices {
+                    guard let last = before.min(by: { abs($0.disparity(mx, my) - found[k].disparity(mx, my))
+                                                     < abs($1.disparity(mx, my) - found[k].disparity(mx, my)) }),
+                          abs(last.disparity(mx, my) - found[k].disparity(mx, my)) < settings.surfaceStill else { continue }
+                    let keep = settings.surfaceTemporal
+                    found[k] = Surface(a: last.a + (1 - keep) * (found[k].a - last.a), b: last.b + (1 - keep) * (found[k].b - last.b),
+                                       c: last.c + (1 - keep) * (found[k].c - last.c))
                 }
                 var choice = assign(region: region, samples: samples, surfaces: found, width: w)
                 if found.count >= 2, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
