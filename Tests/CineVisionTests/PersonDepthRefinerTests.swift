@@ -186,6 +186,32 @@ import Testing
         for y in [24, 34, 44] { #expect(abs(value(kept, 40, y) - 58) < 0.5, "row \(y): \(value(kept, 40, y))") }
     }
 
+    /// One person standing in front of another, whose head shows above and beside theirs: the
+    /// region's outline peaks only at the head behind. The head in front is a peak of what lies
+    /// nearer, and a torso the picture cannot tell apart (flat here) takes its own head's depth,
+    /// not the depth of the head behind it.
+    @Test func aTorsoInFrontOfAnotherPersonKeepsItsOwnHeadsDepth() {
+        let w = 80, h = 48
+        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let behind = (30..<44).contains(x) && (2..<16).contains(y)
+                let front = (38..<46).contains(x) && (8..<18).contains(y) || (24..<60).contains(x) && y >= 18
+                row[x] = front ? 42 : behind ? 36 : 5
+                m[x] = front || behind ? 255 : 0
+            }
+        }
+        let flat = Image(width: w * 4, height: h * 4, format: .gray8)
+        flat.plane(0).fill(byte: 128)
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(DisparityMap(values: values, referenceWidth: w * 4, referenceHeight: h * 4), matte: matte, image: flat)
+        for (x, y) in [(28, 30), (34, 40), (50, 30)] {
+            #expect(abs(value(out, x, y) - 42) < 0.5, "torso (\(x), \(y)): \(value(out, x, y))")
+        }
+        #expect(abs(value(out, 33, 4) - 36) < 0.5, "the head behind: \(value(out, 33, 4))")
+    }
+
     /// Two people touching under one matte region, each with a head: parted between their heads,
     /// each keeps their own depth — the one behind is not taken for the first one's torso.
     @Test func aPersonBesideAnotherIsPartedAtTheShouldersAndKeepsTheirDepth() {

@@ -397,35 +397,57 @@ public struct PersonDepthRefiner: Sendable {
         guard !peaks.isEmpty else { return samples }
         let span = region.maxX - region.minX + 1, height = region.maxY - region.minY + 1
         let radius = max(2, span / 16), headRows = max(3, height / 10)
-        var heads: [(x: Int, d: Float)] = []
         // A head: the outline falls away on both sides within a head's width or two (a
         // shoulder at the region's side rises on one). A peak on the frame's top row may be a
         // head cut off (a torso): no head there.
         let drop = max(3, height / 12), reach = max(3 * radius, span / 2)
-        for p in peaks where region.minY + top[p] > 0 {
-            // Outwards from the peak, the outline must fall before it rises above the peak.
-            func falls(_ step: Int) -> Bool {
-                var x = p + step
-                while abs(x - p) <= reach {
-                    if x < 0 || x >= span || top[x] == Int.max || top[x] >= top[p] + drop { return true }
-                    if top[x] < top[p] - 1 { return false }
-                    x += step
+        // The heads of an outline: `top` per column, its `peaks`, the samples that draw it.
+        func headsOf(_ top: [Int], _ peaks: [Int], reach: Int, fewest: Int = 6, layer: (Sample) -> Bool) -> [(x: Int, d: Float)] {
+            var found: [(x: Int, d: Float)] = []
+            for p in peaks where region.minY + top[p] > 0 {
+                // Outwards from the peak, the outline must fall before it rises above the peak.
+                func falls(_ step: Int) -> Bool {
+                    var x = p + step
+                    while abs(x - p) <= reach {
+                        if x < 0 || x >= span || top[x] == Int.max || top[x] >= top[p] + drop { return true }
+                        if top[x] < top[p] - 1 { return false }
+                        x += step
+                    }
+                    return false
                 }
-                return false
+                guard falls(-1), falls(1) else { continue }
+                var ds: [Float] = []
+                for s in samples where layer(s) && abs(s.x - region.minX - p) <= radius && s.y - region.minY <= top[p] + headRows {
+                    ds.append(s.d)
+                }
+                guard ds.count >= fewest else { continue }
+                ds.sort()
+                found.append((region.minX + p, ds[ds.count / 2]))
             }
-            guard falls(-1), falls(1) else { continue }
-            var ds: [Float] = []
-            for s in samples where abs(s.x - region.minX - p) <= radius && s.y - region.minY <= top[p] + headRows {
-                ds.append(s.d)
+            return found
+        }
+        var heads = headsOf(top, peaks, reach: reach) { _ in true }
+        // A head in front of another's (someone standing before the one behind them) does not
+        // reach the region's top: it is a peak of the outline of what lies nearer than the head
+        // behind, falling away within a head's width (a quarter of the region's height; a
+        // torso's shoulders are wider).
+        for behind in heads {
+            let cut = behind.d + max(3, 0.08 * behind.d)
+            var nearer = [Int](repeating: Int.max, count: span)
+            for s in samples where s.d > cut {
+                let c = s.x - region.minX
+                nearer[c] = min(nearer[c], s.y - region.minY)
             }
-            guard ds.count >= 6 else { continue }
-            ds.sort()
-            heads.append((region.minX + p, ds[ds.count / 2]))
+            // (Its matches fill a third of a head's box: a few nearer matches are noise.)
+            let front = headsOf(nearer, Self.peaks(of: nearer, radius: radius), reach: height / 4,
+                                fewest: (2 * radius + 1) * headRows / 3) { $0.d > cut }
+            for f in front where !heads.contains(where: { abs($0.d - f.d) <= max(1.5, 0.04 * f.d) }) { heads.append(f) }
         }
         guard !heads.isEmpty else { return samples }
         let scaleX = Float(left.width) / Float(w), scaleY = Float(left.height) / Float(h)
         let toImage = Float(left.width) / Float(referenceWidth)
         let half = max(4, Int((1.5 * scaleX).rounded()))
+        let stacked = max(2 * radius, span / 4)
         // Each sample's verdict is its own: the samples are judged on `threads` cores.
         var out = samples
         let threads = max(1, settings.threads)
@@ -435,12 +457,24 @@ public struct PersonDepthRefiner: Sendable {
                 var order = heads
                 for k in range {
                     let s = all[k]
-                    // Its head: the nearest across that its match agrees with, or that the
-                    // picture cannot tell from its match.
-                    order.sort { abs($0.x - s.x) < abs($1.x - s.x) }
+                    // Its head: of the heads in order — the nearest across first, except that
+                    // heads one behind the other (within a quarter of the region's width of the
+                    // nearest across) all come first, the nearest in depth first — the first
+                    // its match agrees with, or that the picture cannot tell from its match.
+                    var firstX = order[0].x
+                    for head in order where abs(head.x - s.x) < abs(firstX - s.x) { firstX = head.x }
+                    order.sort {
+                        let (a, b) = (abs($0.x - firstX) <= stacked, abs($1.x - firstX) <= stacked)
+                        if a != b { return a }
+                        return a ? abs($0.d - s.d) < abs($1.d - s.d) : abs($0.x - s.x) < abs($1.x - s.x)
+                    }
                     guard s.y - region.minY > top[min(span - 1, max(0, order[0].x - region.minX))] + headRows else { continue }
+                    // A match that agrees with the head above it, or with one of the heads
+                    // one behind the other above it, is that person's.
+                    if order.contains(where: { abs($0.x - firstX) <= stacked && abs(s.d - $0.d) <= max(1.5, 0.04 * $0.d) }) {
+                        continue
+                    }
                     for head in order {
-                        if abs(s.d - head.d) <= max(1.5, 0.04 * head.d) { break }
                         let cx = Int((Float(s.x) + 0.5) * scaleX), cy = Int((Float(s.y) + 0.5) * scaleY)
                         let ambiguous = right.map {
                             Self.asGood(left, $0, x: cx, y: cy, half: half, match: s.d * toImage, other: head.d * toImage)
@@ -519,14 +553,19 @@ public struct PersonDepthRefiner: Sendable {
                 top[x - region.minX] = y - region.minY
             }
         }
-        let radius = max(2, span / 16)
+        return (top, Self.peaks(of: top, radius: max(2, span / 16)))
+    }
+
+    /// The peaks of an outline (`top` per column, `Int.max` where none): the highest column
+    /// within `radius` on each side, the first of a flat run.
+    static func peaks(of top: [Int], radius: Int) -> [Int] {
         var peaks: [Int] = []
-        for x in 0..<span where top[x] != Int.max {
-            let window = max(0, x - radius)...min(span - 1, x + radius)
+        for x in top.indices where top[x] != Int.max {
+            let window = max(0, x - radius)...min(top.count - 1, x + radius)
             // Higher than everything to its left, at least as high as everything to its right.
             if window.allSatisfy({ $0 < x ? top[$0] > top[x] : top[$0] >= top[x] }) { peaks.append(x) }
         }
-        return (top, peaks)
+        return peaks
     }
 
     /// The plane through `samples`: iteratively reweighted least squares from their median.
