@@ -670,9 +670,11 @@ public struct PersonDepthRefiner: Sendable {
         let toImage = Float(left.width) / Float(referenceWidth)
         let half = max(3, Int((0.75 * scaleX).rounded()))
         let reach = settings.boundaryReach
+        // Each row's choices as the votes made them (walks change `choice` as they go).
+        var original = [UInt8](repeating: 0, count: bw)
         for y in region.minY...region.maxY {
             let base = (y - region.minY) * bw
-            let original = Array(choice[base..<base + bw])
+            for x in 0..<bw { original[x] = choice[base + x] }
             for x in 0..<(bw - 1) where original[x] != original[x + 1] {
                 let gx = region.minX + x
                 guard labels[y * w + gx] == region.label, labels[y * w + gx + 1] == region.label else { continue }
