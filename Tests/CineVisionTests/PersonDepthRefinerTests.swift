@@ -186,6 +186,27 @@ import Testing
         for y in [24, 34, 44] { #expect(abs(value(kept, 40, y) - 58) < 0.5, "row \(y): \(value(kept, 40, y))") }
     }
 
+    /// A person at the frame's left edge: the first columns, up to their disparity, are not seen
+    /// by the right camera, and the matcher fills them with the background's disparity, as
+    /// confidently as a real match. That is not a second person: the columns take the person's
+    /// surface.
+    @Test func theStereoBorderDoesNotMakeASecondPerson() {
+        let w = 64, h = 36
+        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let person = x < 30 && y >= 6
+                row[x] = person ? (x < 12 ? 8 : 40) : 8    // disparity 40 px: 10 samples of 4 px unseen
+                m[x] = person ? 255 : 0
+            }
+        }
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(DisparityMap(values: values, referenceWidth: w * 4, referenceHeight: h * 4), matte: matte)
+        #expect(refiner.surfaces.count == 1, "\(refiner.surfaces)")
+        for x in [1, 5, 10, 20] { #expect(abs(value(out, x, 20) - 40) < 0.5, "column \(x): \(value(out, x, 20))") }
+    }
+
     /// One person standing in front of another, whose head shows above and beside theirs: the
     /// region's outline peaks only at the head behind. The head in front is a peak of what lies
     /// nearer, and a torso the picture cannot tell apart (flat here) takes its own head's depth,

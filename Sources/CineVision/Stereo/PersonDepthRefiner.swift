@@ -137,6 +137,16 @@ public struct PersonDepthRefiner: Sendable {
         var fitted = [Bool](repeating: false, count: n)
         for whole in regions {
             var all = collect(region: whole, d: d, confidence: map.confidence, width: w)
+            // The left view's first columns, up to the person's disparity, show what the right
+            // camera does not see: the matcher's answers there (the stereo border) are the
+            // background's or nothing. They may not make a surface of their own.
+            let sampleWidth = Float(map.referenceWidth) / Float(w)
+            var border: Float = 0
+            if Float(whole.minX) * sampleWidth < 128, !all.isEmpty {
+                var ds = all.map(\.d)
+                ds.sort()
+                border = ds[ds.count * 9 / 10] + 2 * sampleWidth
+            }
             if let image, [.i420, .nv12, .gray8].contains(image.format) {
                 all = disambiguated(all, region: whole, left: image.plane(0), right: right?.plane(0), mapWidth: w, mapHeight: h,
                                     referenceWidth: map.referenceWidth)
@@ -151,7 +161,10 @@ public struct PersonDepthRefiner: Sendable {
                 guard let first = fit(samples) else { continue }
                 var found = [first]
                 while found.count < 3 {
-                    let left = samples.filter { p in found.allSatisfy { abs(p.d - $0.disparity(p.x, p.y)) > 3 * settings.huber } }
+                    let left = samples.filter { p in
+                        (Float(p.x) + 0.5) * sampleWidth >= border
+                            && found.allSatisfy { abs(p.d - $0.disparity(p.x, p.y)) > 3 * settings.huber }
+                    }
                     guard left.count >= max(12, samples.count / 12), let next = fit(left) else { break }
                     found.append(next)
                 }
