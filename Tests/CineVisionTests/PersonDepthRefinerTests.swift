@@ -32,6 +32,21 @@ import Testing
 
     private func value(_ map: DisparityMap, _ x: Int, _ y: Int) -> Float { map.values.plane(0).row(y, as: Float.self)[x] }
 
+    /// A `width`×`height` map (reference 4× its size) and a matte of its size, drawn sample by
+    /// sample: `sample(x, y)` gives the disparity and whether a person is there.
+    private func drawn(width w: Int, height h: Int, _ sample: (Int, Int) -> (Float, Bool)) -> (DisparityMap, Image) {
+        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let (d, person) = sample(x, y)
+                row[x] = d
+                m[x] = person ? 255 : 0
+            }
+        }
+        return (DisparityMap(values: values, referenceWidth: w * 4, referenceHeight: h * 4), matte)
+    }
+
     @Test func aStripedPersonBecomesOneSurface() {
         let (map, matte) = scene()
         var refiner = PersonDepthRefiner()
@@ -191,18 +206,12 @@ import Testing
     /// confidently as a real match. That is not a second person: the columns take the person's
     /// surface.
     @Test func theStereoBorderDoesNotMakeASecondPerson() {
-        let w = 64, h = 36
-        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
-        for y in 0..<h {
-            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<w {
-                let person = x < 30 && y >= 6
-                row[x] = person ? (x < 12 ? 8 : 40) : 8    // disparity 40 px: 10 samples of 4 px unseen
-                m[x] = person ? 255 : 0
-            }
+        let (map, matte) = drawn(width: 64, height: 36) { x, y in
+            let person = x < 30 && y >= 6
+            return (person ? (x < 12 ? 8 : 40) : 8, person)    // disparity 40 px: 10 samples of 4 px unseen
         }
         var refiner = PersonDepthRefiner()
-        let out = refiner.refine(DisparityMap(values: values, referenceWidth: w * 4, referenceHeight: h * 4), matte: matte)
+        let out = refiner.refine(map, matte: matte)
         #expect(refiner.surfaces.count == 1, "\(refiner.surfaces)")
         for x in [1, 5, 10, 20] { #expect(abs(value(out, x, 20) - 40) < 0.5, "column \(x): \(value(out, x, 20))") }
     }
@@ -213,20 +222,15 @@ import Testing
     /// not the depth of the head behind it.
     @Test func aTorsoInFrontOfAnotherPersonKeepsItsOwnHeadsDepth() {
         let w = 80, h = 48
-        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
-        for y in 0..<h {
-            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<w {
-                let behind = (30..<44).contains(x) && (2..<16).contains(y)
-                let front = (38..<46).contains(x) && (8..<18).contains(y) || (24..<60).contains(x) && y >= 18
-                row[x] = front ? 42 : behind ? 36 : 5
-                m[x] = front || behind ? 255 : 0
-            }
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            let behind = (30..<44).contains(x) && (2..<16).contains(y)
+            let front = (38..<46).contains(x) && (8..<18).contains(y) || (24..<60).contains(x) && y >= 18
+            return (front ? 42 : behind ? 36 : 5, front || behind)
         }
         let flat = Image(width: w * 4, height: h * 4, format: .gray8)
         flat.plane(0).fill(byte: 128)
         var refiner = PersonDepthRefiner()
-        let out = refiner.refine(DisparityMap(values: values, referenceWidth: w * 4, referenceHeight: h * 4), matte: matte, image: flat)
+        let out = refiner.refine(map, matte: matte, image: flat)
         for (x, y) in [(28, 30), (34, 40), (50, 30)] {
             #expect(abs(value(out, x, y) - 42) < 0.5, "torso (\(x), \(y)): \(value(out, x, y))")
         }
