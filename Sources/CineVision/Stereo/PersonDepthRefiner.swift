@@ -141,12 +141,7 @@ public struct PersonDepthRefiner: Sendable {
             // camera does not see: the matcher's answers there (the stereo border) are the
             // background's or nothing. They may not make a surface of their own.
             let sampleWidth = Float(map.referenceWidth) / Float(w)
-            var border: Float = 0
-            if Float(whole.minX) * sampleWidth < 128, !all.isEmpty {
-                var ds = all.map(\.d)
-                ds.sort()
-                border = ds[ds.count * 9 / 10] + 2 * sampleWidth
-            }
+            let border = all.isEmpty ? 0 : Self.selected(all.map(\.d), rank: all.count * 9 / 10) + 2 * sampleWidth
             if let image, [.i420, .nv12, .gray8].contains(image.format) {
                 all = disambiguated(all, region: whole, left: image.plane(0), right: right?.plane(0), mapWidth: w, mapHeight: h,
                                     referenceWidth: map.referenceWidth)
@@ -858,9 +853,11 @@ public struct PersonDepthRefiner: Sendable {
     }
 
     /// The median (the upper one of an even count) by selection, not a sort.
-    static func median(_ values: [Float]) -> Float {
+    static func median(_ values: [Float]) -> Float { selected(values, rank: values.count / 2) }
+
+    /// The value of rank `k` (0-based, ascending), by selection, not a sort.
+    static func selected(_ values: [Float], rank k: Int) -> Float {
         var v = values
-        let k = v.count / 2
         var lo = 0, hi = v.count - 1
         while lo < hi {
             let pivot = v[(lo + hi) / 2]
