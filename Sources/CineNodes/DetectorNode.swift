@@ -256,7 +256,9 @@ public struct DetectorNode: Node {
             var poseBodies: [NormalizedRect] = []
             if let people {
                 for p in try people.detect(image) {
-                    pendingLearned.append(TrackerObservation(type: .humanBody, bounds: p.body, confidence: p.score, facing: .unknown))
+                    var o = TrackerObservation(type: .humanBody, bounds: p.body, confidence: p.score, facing: .unknown)
+                    o.appearance = PersonAppearance.measure(in: image, bounds: p.body)
+                    pendingLearned.append(o)
                     poseBodies.append(p.body)
                 }
             }
@@ -289,6 +291,7 @@ public struct DetectorNode: Node {
                     let confidence = 1 / (1 + exp(-4 * (p.score - bodyScore)))
                     var o = TrackerObservation(type: .humanBody, bounds: p.bounds, confidence: confidence, facing: .unknown)
                     o.mustMove = true  // HOG also likes poles and door frames
+                    o.appearance = PersonAppearance.measure(in: image, bounds: p.bounds)
                     pendingLearned.append(o)
                 }
                 if detector == nil { completed = pendingLearned }

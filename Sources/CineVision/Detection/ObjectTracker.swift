@@ -32,10 +32,23 @@ public struct ObjectTracker: Sendable {
         /// Each missed round multiplies a track's velocity by this, so a lost track stops
         /// drifting where its motion would have taken it.
         public var missedVelocityDecay = 1.0
+        /// Observations and tracks whose looks (``PersonAppearance``) differ by more than this
+        /// many levels cannot match, and a lost track found again by its look may be found up to
+        /// ``reidentifyByLookDistance`` box sizes away. 0 = looks are not compared.
+        public var appearanceGate = 45.0
+        /// How far a lost track whose look agrees (within half the gate) may be found again, in
+        /// box sizes from where its motion took it.
+        public var reidentifyByLookDistance = 4.0
+        /// How much of a matched observation's look a track learns each round (only from boxes
+        /// no other observation overlaps: a crossing mixes two people's colours).
+        public var appearanceRate: Float = 0.3
         /// Detection rounds a track survives without a match (then its ID is retired).
         public var maxMisses = 20
         /// Detection rounds a missed track is still reported (coasting on its motion).
         public var reportedMisses = 2
+        /// The same for bodies: a walker keeps their pace, so a coasting box stays on them
+        /// longer than on a face (a person passing behind a pole, or missed for a few rounds).
+        public var reportedBodyMisses = 4
         /// A track coasts only once it has been matched in this many detection rounds: a single
         /// stray hit (a pattern on the wall, the back of a head) is reported for its own round
         /// and not carried on.
@@ -103,6 +116,8 @@ public struct ObjectTracker: Sendable {
         var anchor: (x: Double, y: Double, h: Double)?
         /// Detection rounds since the track last moved from its ``anchor`` (starts unconfirmed).
         var stillRounds = Int.max / 2
+        /// What it looks like, learnt from the observations that matched it.
+        var appearance: PersonAppearance?
 
         var rect: NormalizedRect { NormalizedRect(x: cx - w / 2, y: cy - h / 2, width: w, height: h) }
         /// The disparity an observation must agree with: the current one while the track is
@@ -185,7 +200,8 @@ public struct ObjectTracker: Sendable {
                                 h: b.height, confidence: o.confidence, facing: o.facing, disparity: o.disparity,
                                 seenDisparity: o.disparity, groupID: nextID,
                                 mouthOpening: o.mouthOpening,
-                                anchor: o.mustMove ? (b.x + b.width / 2, b.y + b.height, b.height) : nil))
+                                anchor: o.mustMove ? (b.x + b.width / 2, b.y + b.height, b.height) : nil,
+                                appearance: o.appearance))
             nextID += 1
         }
         for i in tracks.indices { tracks[i].framesSinceUpdate = tracks[i].misses == 0 ? 0 : tracks[i].framesSinceUpdate }
@@ -242,7 +258,7 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j]
-                if !agrees(t, o, map: disparity) { continue }
+                if !agrees(t, o, map: disparity) || !looksAgree(t, o, within: configuration.appearanceGate) { continue }
                 if t.type == .humanBody {
                     let ratio = o.bounds.height / max(t.h, 1e-9)
                     guard ratio < configuration.bodyHeightGate && ratio > 1 / configuration.bodyHeightGate else { continue }
@@ -257,6 +273,7 @@ public struct ObjectTracker: Sendable {
             obsUsed[p.o] = true
             let o = obs[p.o]
             correct(p.t, o.bounds)
+            learnLook(p.t, from: p.o, of: obs)
             tracks[p.t].hits += 1
             tracks[p.t].confidence = o.confidence
             if o.facing != .unknown { tracks[p.t].facing = o.facing }
@@ -281,12 +298,16 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j].bounds
-                if !agrees(t, obs[j], map: disparity) { continue }
+                if !agrees(t, obs[j], map: disparity) || !looksAgree(t, obs[j], within: c.appearanceGate) { continue }
                 let size = max(t.w, t.h, 1e-6), ratio = max(o.width, o.height) / size
                 guard ratio > 0.5 && ratio < 2 else { continue }
                 let dx = o.x + o.width / 2 - t.cx, dy = o.y + o.height / 2 - t.cy
                 let distance = (dx * dx + dy * dy).squareRoot() / size
-                if distance < c.reidentifyDistance { scores[a][b] = 1 - distance / c.reidentifyDistance + 1e-9 }
+                // A close look lets a walk lost for a while be found farther from where its
+                // motion took it.
+                let reach = looksAgree(t, obs[j], within: c.appearanceGate / 2, unknown: false)
+                    ? max(c.reidentifyDistance, c.reidentifyByLookDistance) : c.reidentifyDistance
+                if distance < reach { scores[a][b] = 1 - distance / reach + 1e-9 }
             }
         }
         for p in OptimalAssignment.maximise(scores) {
@@ -306,6 +327,7 @@ public struct ObjectTracker: Sendable {
             }
             tracks[i].w = o.bounds.width
             tracks[i].h = o.bounds.height
+            learnLook(i, from: j, of: obs)
             tracks[i].vx = 0
             tracks[i].vy = 0
             tracks[i].framesSinceUpdate = 0
@@ -315,6 +337,23 @@ public struct ObjectTracker: Sendable {
             tracks[i].mouthOpening = o.mouthOpening
             refreshDisparity(i, observed: o, map: disparity)
         }
+    }
+
+    /// Whether track `t` and observation `o` may be one person by their looks: they differ by
+    /// at most `gate` levels, or one of them has no look (then `unknown`); always with the gate off.
+    private func looksAgree(_ t: Track, _ o: TrackerObservation, within gate: Double, unknown: Bool = true) -> Bool {
+        guard configuration.appearanceGate > 0 else { return unknown }
+        guard let a = t.appearance, let b = o.appearance else { return unknown }
+        return a.distance(to: b) <= gate
+    }
+
+    /// Track `i` learns the look of observation `j` of `obs`, which matched it, unless another
+    /// observation's box overlaps it (two people's colours mixed).
+    private mutating func learnLook(_ i: Int, from j: Int, of obs: [TrackerObservation]) {
+        guard let look = obs[j].appearance else { return }
+        let b = obs[j].bounds
+        if obs.indices.contains(where: { $0 != j && obs[$0].type == obs[j].type && Self.iou(obs[$0].bounds, b) > 0 }) { return }
+        tracks[i].appearance = tracks[i].appearance.map { $0.blended(towards: look, rate: configuration.appearanceRate) } ?? look
     }
 
     /// Track `i`'s disparity once observation `o` matched it: from the map in its corrected box
@@ -439,7 +478,8 @@ public struct ObjectTracker: Sendable {
             // Not moved lately, and no face: perhaps a pole.
             guard t.anchor == nil || t.stillRounds <= configuration.stillRounds || faceGroups.contains(t.groupID) else { return nil }
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
-            let coasting = t.hits >= configuration.coastAfterHits ? configuration.reportedMisses : 0
+            let coasting = t.hits < configuration.coastAfterHits ? 0
+                : t.type == .humanBody ? configuration.reportedBodyMisses : configuration.reportedMisses
             guard t.misses <= coasting || away else { return nil }
             // A missed face or body with someone nearer in its box is hidden: not in view.
             guard t.misses == 0 || !t.hidden else { return nil }

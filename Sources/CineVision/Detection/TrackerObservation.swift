@@ -21,6 +21,9 @@ public struct TrackerObservation: Sendable, Hashable {
     /// (``ObjectTracker/Configuration/confirmingMotion``, ``ObjectTracker/Configuration/stillRounds``),
     /// or once an observation without this flag has matched it, or while a face shares its group.
     public var mustMove = false
+    /// What the object looks like (people's bodies), when the detector measured it: tells two
+    /// people apart where their boxes meet or one was lost (``ObjectTracker/Configuration/appearanceGate``).
+    public var appearance: PersonAppearance?
 
     /// Creates an observation.
     public init(type: DetectionType, bounds: NormalizedRect, confidence: Double = 1, facing: Facing = .unknown,
