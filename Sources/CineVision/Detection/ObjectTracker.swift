@@ -258,7 +258,7 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j]
-                if !agrees(t, o, map: disparity) || !looksAgree(t, o, within: configuration.appearanceGate) { continue }
+                if !agrees(t, o, map: disparity) || (lookDistance(t, o) ?? 0) > configuration.appearanceGate { continue }
                 if t.type == .humanBody {
                     let ratio = o.bounds.height / max(t.h, 1e-9)
                     guard ratio < configuration.bodyHeightGate && ratio > 1 / configuration.bodyHeightGate else { continue }
@@ -298,14 +298,15 @@ public struct ObjectTracker: Sendable {
             let t = tracks[i]
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j].bounds
-                if !agrees(t, obs[j], map: disparity) || !looksAgree(t, obs[j], within: c.appearanceGate) { continue }
+                let look = lookDistance(t, obs[j])
+                if !agrees(t, obs[j], map: disparity) || (look ?? 0) > c.appearanceGate { continue }
                 let size = max(t.w, t.h, 1e-6), ratio = max(o.width, o.height) / size
                 guard ratio > 0.5 && ratio < 2 else { continue }
                 let dx = o.x + o.width / 2 - t.cx, dy = o.y + o.height / 2 - t.cy
                 let distance = (dx * dx + dy * dy).squareRoot() / size
                 // A close look lets a walk lost for a while be found farther from where its
                 // motion took it.
-                let reach = looksAgree(t, obs[j], within: c.appearanceGate / 2, unknown: false)
+                let reach = (look ?? .infinity) <= c.appearanceGate / 2
                     ? max(c.reidentifyDistance, c.reidentifyByLookDistance) : c.reidentifyDistance
                 if distance < reach { scores[a][b] = 1 - distance / reach + 1e-9 }
             }
@@ -339,12 +340,12 @@ public struct ObjectTracker: Sendable {
         }
     }
 
-    /// Whether track `t` and observation `o` may be one person by their looks: they differ by
-    /// at most `gate` levels, or one of them has no look (then `unknown`); always with the gate off.
-    private func looksAgree(_ t: Track, _ o: TrackerObservation, within gate: Double, unknown: Bool = true) -> Bool {
-        guard configuration.appearanceGate > 0 else { return unknown }
-        guard let a = t.appearance, let b = o.appearance else { return unknown }
-        return a.distance(to: b) <= gate
+    /// How far apart the looks of track `t` and observation `o` are (levels); `nil` when either
+    /// has no look or looks are off: such a pair is never refused by look
+    /// (``Configuration/appearanceGate``) nor let farther by it.
+    private func lookDistance(_ t: Track, _ o: TrackerObservation) -> Double? {
+        guard configuration.appearanceGate > 0, let a = t.appearance, let b = o.appearance else { return nil }
+        return a.distance(to: b)
     }
 
     /// Track `i` learns the look of observation `j` of `obs`, which matched it, unless another
