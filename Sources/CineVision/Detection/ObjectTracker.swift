@@ -1,6 +1,7 @@
 // ObjectTracker: stable identities for detections across frames — a constant-velocity motion
-// model, ByteTrack-style two-pass IoU association gated by disparity, short-miss survival,
-// face↔body grouping, the looking-away signal and robust per-object disparity.
+// model, ByteTrack-style two-pass IoU association gated by disparity and by people's looks,
+// short-miss survival, face↔body grouping, the looking-away signal and robust per-object
+// disparity.
 import CineMedia
 
 /// Gives every detected object a stable ``Detection/id`` across frames.
@@ -10,7 +11,9 @@ import CineMedia
 /// frames). Association is ByteTrack's: high-confidence observations are matched to every
 /// track by IoU with the predicted boxes, then remaining tracks to low-confidence observations;
 /// pairs whose disparities disagree are never matched (so two subjects crossing at different
-/// depths keep their IDs). Unmatched tracks coast on their velocity for up to
+/// depths keep their IDs), nor bodies whose looks differ (``PersonAppearance``,
+/// ``Configuration/appearanceGate``: two walkers crossing at one depth, or one walking in
+/// where another was lost). Unmatched tracks coast on their velocity for up to
 /// ``Configuration/maxMisses`` detection rounds; new IDs go only to unmatched high-confidence
 /// observations. All state is in this value.
 public struct ObjectTracker: Sendable {
