@@ -107,6 +107,9 @@ public struct DetectorNode: Node {
     @Parameter(default: false,
                "Notice something held up to the lens: a region of the disparity map nearer than a face by 40 % of its disparity, within the person's reach, reported as a salientObject detection with shown: true (a new ID each showing, in the holder's group); the focus node racks to it and back when it is lowered. Without the disparity input (one lens), a hand the palm detector (`palm-model`) finds within a face's reach whose apparent size says it is 40 % nearer than the face; the detection carries that nearness for mono-depth (docs/showcase.md)")
     public var showcase: Bool
+    @Parameter(default: true,
+               "Keep a confirmed walker through the detection rounds the body detector misses them, by the look of their head and shoulders (BodyFollower; up to 15 rounds in a row)")
+    public var followBodies: Bool
     @Parameter(default: "palm_detection_lite.tflite",
                "Palm detector for showcase without a disparity map (MediaPipe Hands'; a name in .models/ or a path)")
     public var palmModel: String
@@ -128,6 +131,8 @@ public struct DetectorNode: Node {
     /// frames, handed over with the cascades' when it completes.
     private var pendingLearned: [TrackerObservation] = []
     private var tracker = ObjectTracker()
+    /// Walkers kept between the body detector's hits (with `follow-bodies`).
+    private var follower = BodyFollower()
     /// Who is speaking, from the faces' mouths (with the landmark model).
     private var speakers = SpeakingDetector()
     /// Whether a voice is heard (with the `sound` input).
@@ -234,6 +239,7 @@ public struct DetectorNode: Node {
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
         tracker = ObjectTracker(configuration: c)
+        follower = BodyFollower()
     }
 
     public mutating func process(_ ctx: inout NodeContext) throws {
@@ -305,6 +311,7 @@ public struct DetectorNode: Node {
         let seconds = ctx.timestamp.seconds
         if let completed {
             _ = tracker.update(completed, disparity: map)
+            if followBodies && types.contains(DetectionType.humanBody.rawValue) { follower.round(image, tracker: &tracker) }
             for m in tracker.mouthOpenings() {
                 speakers.observe(id: m.id, time: seconds, opening: m.opening, voiceLevel: heard?.level)
             }

@@ -192,6 +192,18 @@ public struct AppearanceTracker: Sendable {
         return Observation(bounds: bounds, score: found.score, status: status)
     }
 
+    /// Where the template is best placed in `image` within `radius` cells of `near` (a box of
+    /// the template's shape; its size is kept), with the placement's score. Changes nothing: for
+    /// a caller that predicts the object's place itself and uses the look only to confirm it
+    /// (``BodyFollower``).
+    public func locate(in image: Image, near: NormalizedRect, radius: Int) -> (bounds: NormalizedRect, score: Double) {
+        let W = Double(image.width), H = Double(image.height)
+        let w = near.width * W, h = near.height * H
+        let m = search(image, x: near.x * W, y: near.y * H, w: w, h: h, cellW: w / Double(cols), cellH: h / Double(rows),
+                       radius: radius)
+        return (NormalizedRect(x: m.x / W, y: m.y / H, width: w / W, height: h / H), m.score)
+    }
+
     /// The best placement while lost: around where the object was last seen and where its
     /// motion would have taken it since, over a radius that grows with the time lost, searched on
     /// a coarser grid (a block-averaged template) and then refined at the template's own cells.

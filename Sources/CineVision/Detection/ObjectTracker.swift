@@ -64,6 +64,11 @@ public struct ObjectTracker: Sendable {
         /// at every 3 and 30 fps): a box left on a pole by someone walking past stops being
         /// reported, and so does someone who stands still, until they walk on.
         public var stillRounds = 10
+        /// A track started by an observation that ``TrackerObservation/mustMove`` this sure
+        /// (a window that is a person in nearly every bench) is reported at once, as if it had
+        /// just moved: it must then move within ``stillRounds`` rounds to stay reported. A walker
+        /// in view when the take starts is not held back until they have walked half a stride.
+        public var sureConfidence = 0.993
         /// A body's box may not grow or shrink by more than this factor in height from one round
         /// to the next to match by overlap: a tall walker's legs look like a small walker to
         /// HOG, and the legs' box, inside the walker's, overlaps it enough to take its track.
@@ -204,6 +209,7 @@ public struct ObjectTracker: Sendable {
                                 seenDisparity: o.disparity, groupID: nextID,
                                 mouthOpening: o.mouthOpening,
                                 anchor: o.mustMove ? (b.x + b.width / 2, b.y + b.height, b.height) : nil,
+                                stillRounds: o.mustMove && o.confidence >= c.sureConfidence ? 0 : Int.max / 2,
                                 appearance: o.appearance))
             nextID += 1
         }
@@ -248,6 +254,32 @@ public struct ObjectTracker: Sendable {
 
     /// Stops tracking `id`.
     public mutating func remove(id: Int) { tracks.removeAll { $0.id == id } }
+
+    /// The bodies a ``BodyFollower`` may keep between a detector's misses: confirmed walkers
+    /// (matched at least ``Configuration/coastAfterHits`` times, moved lately) still reported,
+    /// each with its predicted box (not clipped to the frame), its velocity (a frame) and whether the latest
+    /// ``update(_:disparity:)`` matched it.
+    public func followableBodies() -> [(id: Int, bounds: NormalizedRect, velocity: (x: Double, y: Double), seen: Bool)] {
+        let c = configuration
+        return tracks.compactMap { t in
+            guard t.type == .humanBody, t.hits >= c.coastAfterHits, t.misses <= c.reportedBodyMisses, !t.hidden,
+                  t.anchor == nil || t.stillRounds <= c.stillRounds else { return nil }
+            return (t.id, t.rect, (t.vx, t.vy), t.misses == 0)
+        }
+    }
+
+    /// Body track `id`, missed by this round's detector, was found at `bounds` by other means
+    /// (its look, ``BodyFollower``): its box and motion follow, it counts as seen this round, and
+    /// a walker that moved stays confirmed. Neither a hit nor a look is learnt from it.
+    public mutating func follow(id: Int, to bounds: NormalizedRect) {
+        guard let i = tracks.firstIndex(where: { $0.id == id && $0.type == .humanBody }) else { return }
+        correct(i, bounds)
+        var o = TrackerObservation(type: .humanBody, bounds: bounds, confidence: tracks[i].confidence, facing: .unknown)
+        o.mustMove = true
+        confirm(i, observed: o)
+        tracks[i].misses = 0
+        tracks[i].hidden = false
+    }
 
     /// Optimal matching (Hungarian method) maximising the summed IoU of the pairs that pass the
     /// gates: a greedy choice can give one subject's box to a neighbour and leave the subject unmatched.
@@ -474,11 +506,12 @@ public struct ObjectTracker: Sendable {
     /// or salient-object change): tracks seen within ``Configuration/reportedMisses`` rounds (seen
     /// this round, for a track matched fewer than ``Configuration/coastAfterHits`` times), and faces
     /// whose body is still seen (reported as looking away), clipped to the frame; boxes mostly
-    /// outside it (``Configuration/minimumShareInFrame``) are left out.
+    /// outside it (``Configuration/minimumShareInFrame``) are left out, and so is one of two body
+    /// boxes one inside the other (the part of a sure body, or an unsure box around a surer one).
     public func report() -> Detections {
         let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
         let faceGroups = Set(tracks.filter { $0.type == .humanFace }.map(\.groupID))
-        return tracks.compactMap { t in
+        let reported: [Detection] = tracks.compactMap { t in
             // Not moved lately, and no face: perhaps a pole.
             guard t.anchor == nil || t.stillRounds <= configuration.stillRounds || faceGroups.contains(t.groupID) else { return nil }
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
@@ -493,6 +526,19 @@ public struct ObjectTracker: Sendable {
             return Detection(id: t.id, groupID: t.groupID, type: t.type, bounds: inFrame,
                              confidence: t.misses == 0 ? t.confidence : t.confidence * 0.5, disparity: t.disparity,
                              facing: t.facing)
+        }
+        // A body box inside a taller one is one person seen twice: a window on their top or
+        // legs (when the taller box is sure, the part goes), or a loose window around them and
+        // their surroundings (when the taller box is unsure and the part surer, the taller
+        // goes). Someone behind a sure nearer person but for a sliver goes too: out of sight.
+        let bodies = reported.filter { $0.type == .humanBody }
+        return reported.filter { d in
+            d.type != .humanBody || !bodies.contains { b in
+                guard b.id != d.id else { return false }
+                return b.confidence >= configuration.highConfidence && HOGPersonDetector.isPart(d.bounds, of: b.bounds)
+                    || d.confidence < configuration.highConfidence && b.confidence > d.confidence
+                    && HOGPersonDetector.isPart(b.bounds, of: d.bounds)
+            }
         }
     }
 
