@@ -511,7 +511,7 @@ public struct ObjectTracker: Sendable {
     public func report() -> Detections {
         let seenGroups = Set(tracks.filter { $0.type == .humanBody && $0.misses == 0 }.map(\.groupID))
         let faceGroups = Set(tracks.filter { $0.type == .humanFace }.map(\.groupID))
-        let reported: [Detection] = tracks.compactMap { t in
+        var reported: [Detection] = tracks.compactMap { t in
             // Not moved lately, and no face: perhaps a pole.
             guard t.anchor == nil || t.stillRounds <= configuration.stillRounds || faceGroups.contains(t.groupID) else { return nil }
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
@@ -531,15 +531,19 @@ public struct ObjectTracker: Sendable {
         // legs (when the taller box is sure, the part goes), or a loose window around them and
         // their surroundings (when the taller box is unsure and the part surer, the taller
         // goes). Someone behind a sure nearer person but for a sliver goes too: out of sight.
+        // Decided on the list as reported, then removed in place (no copy on the frames with
+        // fewer than two bodies, most of them).
         let bodies = reported.filter { $0.type == .humanBody }
-        return reported.filter { d in
-            d.type != .humanBody || !bodies.contains { b in
+        guard bodies.count > 1 else { return reported }
+        reported.removeAll { d in
+            d.type == .humanBody && bodies.contains { b in
                 guard b.id != d.id else { return false }
                 return b.confidence >= configuration.highConfidence && HOGPersonDetector.isPart(d.bounds, of: b.bounds)
                     || d.confidence < configuration.highConfidence && b.confidence > d.confidence
                     && HOGPersonDetector.isPart(b.bounds, of: d.bounds)
             }
         }
+        return reported
     }
 
     /// Track `i` of a detector that also fires on things that stand still, matched by `o`: it
