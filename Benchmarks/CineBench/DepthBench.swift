@@ -25,6 +25,10 @@ func runDepthBench() throws {
     let personMatte = try PersonMatte()
     let dump = ProcessInfo.processInfo.environment["DEPTH_DUMP"]
     var costs: [Double] = []
+    var bilinear = BokehRenderer.Settings()
+    bilinear.guidedUpsampling = false
+    let timedBilinear = BokehRenderer(settings: bilinear), timedGuided = BokehRenderer()
+    var renderCosts: [[Double]] = [[], []]
     for seed: UInt64 in (ProcessInfo.processInfo.environment["BREATH_ONLY"] != nil ? [] : [1, 2, 3]) {
         let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: seed))
         var refiner = tunedRefiner()
@@ -36,7 +40,10 @@ func runDepthBench() throws {
             ("matcher + stereo edges", []), ("matcher + person refinement + stereo edges", []),
             ("exact averaged + stereo edges", []),
             ("refined, but exact within 2 samples of true edges", []), ("exact averaged, but refined within 2 samples of true edges", []),
+            ("matcher + person refinement, the renderer's bilinear map (no guided upsampling)", []),
+            ("exact averaged, the renderer's bilinear map", []),
         ]
+
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
         // The refiner sees every frame, as in a take (its temporal filter counts on it); six
@@ -63,8 +70,16 @@ func runDepthBench() throws {
                 edges.refine(map, left: left, right: right), edges.refine(better, left: left, right: right),
                 edges.refine(averaged, left: left, right: right),
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
+                better, averaged,
             ]
-            for (k, m) in maps.enumerated() { rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m)) }
+            for (renderer, k) in [(timedBilinear, 0), (timedGuided, 1)] {
+                let t = DispatchTime.now().uptimeNanoseconds
+                _ = try renderer.render(left, disparity: better, focusDisparity: 40, fNumber: 2.8)
+                renderCosts[k].append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
+            }
+            for (k, m) in maps.enumerated() {
+                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: k >= maps.count - 2 ? bilinear : .init()))
+            }
             if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(ProcessInfo.processInfo.environment["DEPTH_DUMP_FRAME"] ?? "160") { try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte) }
         }
         for (name, all) in rows {
@@ -80,6 +95,8 @@ func runDepthBench() throws {
     }
     costs.sort()
     guard !costs.isEmpty else { return }
+    let medians = renderCosts.map { $0.sorted()[$0.count / 2] }
+    report("render of a 720p frame from the refined 320×180 map", String(format: "median %.2f ms with guided upsampling, %.2f ms reading the map bilinearly", medians[1], medians[0]))
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms (the views' test on two cores)", costs[costs.count / 2]))
 }
 

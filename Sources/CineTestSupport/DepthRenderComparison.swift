@@ -20,8 +20,9 @@ public struct DepthRenderComparison: Sendable {
     /// Compares the renders of `frame` (I420) from `map` and from `truth` (the exact disparity at
     /// the frame's size), both focused on the nearest subject (the 95th percentile of the true
     /// disparity; each render at that subject's disparity in its own map) at f/2.8 with the
-    /// renderer's defaults — what `cinegraph render` does with one take's decisions.
-    public init(frame: Image, truth: DisparityMap, map: DisparityMap, fNumber: Double = 2.8) throws {
+    /// renderer's defaults (or `settings`) — what `cinegraph render` does with one take's decisions.
+    public init(frame: Image, truth: DisparityMap, map: DisparityMap, fNumber: Double = 2.8,
+                settings: BokehRenderer.Settings = .init()) throws {
         let w = frame.width, h = frame.height
         var finite: [Float] = []
         for y in stride(from: 0, to: truth.values.height, by: 2) {
@@ -44,7 +45,7 @@ public struct DepthRenderComparison: Sendable {
         }
         said.sort()
         let ourFocus = said.isEmpty ? focus : Double(said[said.count / 2])
-        let renderer = BokehRenderer()
+        let renderer = BokehRenderer(settings: settings)
         let exact = try renderer.render(frame, disparity: truth, focusDisparity: focus, fNumber: fNumber)
         let ours = try renderer.render(frame, disparity: map, focusDisparity: ourFocus, fNumber: fNumber)
         let band = Self.edgeBand(truth, width: w, height: h)

@@ -41,6 +41,10 @@ final class BokehWorkspace: @unchecked Sendable {
     private(set) var W = 0, H = 0, s = 1, w = 0, h = 0
     private var threads = 1, bands = 1
 
+    /// The guided upsampler and its output, for maps coarser than the image.
+    private let guided = GuidedDepthUpsampler()
+    private let guidedMap = BokehScratch<Float>()
+
     // Working resolution, w × h.
     private let color = BokehScratch<SIMD4<Float>>()
     /// Per band: the blurred share of each pixel of the block at hand (s² values).
@@ -176,6 +180,16 @@ final class BokehWorkspace: @unchecked Sendable {
         let out = filled.base
         DisparityHoles.fill(plane, into: out)
         return MapView(base: UnsafePointer(out), stride: mw, width: mw, height: mh)
+    }
+
+    /// `map` brought to the image's resolution by the guided upsampler (into `guidedMap`), the
+    /// map's column taps redone for it.
+    func guidedToFullResolution(_ map: MapView, image: Image, threads: Int) -> MapView {
+        let out = guidedMap.ensuring(W * H)
+        guided.settings.threads = threads
+        guided.upsample(map.base, stride: map.stride, width: map.width, height: map.height, frame: image, into: out, outStride: W)
+        prepareMapTables(mw: W, mh: H)
+        return MapView(base: UnsafePointer(out), stride: W, width: W, height: H)
     }
 
     /// Bilinear taps from full-resolution and working columns into the map's columns.
