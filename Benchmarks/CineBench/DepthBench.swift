@@ -209,7 +209,8 @@ func breathing(seed: UInt64, frames: Range<Int>) throws -> (matcher: Double, ref
         let truth = Image(width: w, height: h, format: .float32)
         scene.render(frame: frame, left: left, right: right, groundTruth: truth)
         let map = try matcher.match(left: left, right: right)
-        let refined = refiner.refine(map, matte: try personMatte.estimate(left), image: left, right: right)
+        let matte = try personMatte.estimate(left)
+        let refined = refiner.refine(map, matte: matte, image: left, right: right)
         defer { last = (map, refined, truth) }
         guard let last else { continue }
         let renders = try [map, last.matcher, refined, last.refined].map {

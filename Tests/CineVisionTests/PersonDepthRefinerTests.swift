@@ -307,20 +307,8 @@ import Testing
     /// A person standing still whose matches jitter (the fit moves 0.6 px a frame) leans on last
     /// frame's surface; one walking towards the camera by 2 px a frame is followed at once.
     @Test func aStillPersonsSurfaceStopsJitteringAndAWalkingOneIsFollowed() {
-        let w = 64, h = 36
-        let matte = Image(width: w, height: h, format: .gray8)
-        for y in 0..<h {
-            let m = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<w { m[x] = (20..<40).contains(x) && y >= 6 ? 255 : 0 }
-        }
-        func person(at d: Float) -> DisparityMap {
-            let values = Image(width: w, height: h, format: .float32)
-            for y in 0..<h {
-                let row = values.plane(0).row(y, as: Float.self)
-                for x in 0..<w { row[x] = (20..<40).contains(x) && y >= 6 ? d : 10 }
-            }
-            return DisparityMap(values: values, referenceWidth: 640, referenceHeight: 360)
-        }
+        let matte = StandingPerson.matte()
+        func person(at d: Float) -> DisparityMap { StandingPerson.map(at: d, referenceWidth: 640, referenceHeight: 360) }
         var refiner = PersonDepthRefiner()
         var still: [Float] = []
         for frame in 0..<20 {
@@ -406,5 +394,60 @@ import Testing
                 #expect(PersonDepthRefiner.median(values) == values.sorted()[count / 2], "\(count) values, ties \(ties)")
             }
         }
+    }
+}
+
+@Suite struct PersonDepthRefinerHoldTests {
+    /// Where the picture stands still, a person's depth that jumps for a frame (the matte lost
+    /// someone cut by the frame's edge, the fit went astray) is held; a person in a plain shirt
+    /// walking towards the camera by 2 px a frame, whose inside looks the same, is followed at once.
+    @Test func aStillPersonsDepthDoesNotJumpWhereThePictureStandsStill() {
+        let matte = StandingPerson.matte(), view = Image(width: 256, height: 144, format: .gray8)
+        for y in 0..<144 {
+            let row = view.plane(0).row(y, as: UInt8.self)
+            for x in 0..<256 { row[x] = UInt8(60 + (x * 7 + y * 3) % 40) }
+        }
+        func person(at d: Float) -> DisparityMap { StandingPerson.map(at: d, referenceWidth: 256, referenceHeight: 144) }
+        func at(_ map: DisparityMap) -> Float { map.values.plane(0).row(20, as: Float.self)[30] }
+        var refiner = PersonDepthRefiner()
+        for _ in 0..<10 { _ = refiner.refine(person(at: 30), matte: matte, image: view) }
+        let stray = at(refiner.refine(person(at: 40), matte: matte, image: view))
+        #expect(abs(stray - 30) <= 1.5, "a jump of 10 in a still picture: \(stray)")
+        var unheld = PersonDepthRefiner()
+        unheld.settings.heldJump = .infinity
+        for _ in 0..<10 { _ = unheld.refine(person(at: 30), matte: matte, image: view) }
+        #expect(at(unheld.refine(person(at: 40), matte: matte, image: view)) > 39, "without the hold the jump passes")
+        for _ in 0..<3 { _ = refiner.refine(person(at: 30), matte: matte, image: view) }
+        for step in 1...5 {
+            let d = 30 + 2 * Float(step)
+            let out = at(refiner.refine(person(at: d), matte: matte, image: view))
+            #expect(abs(out - d) < 0.01, "walking, step \(step): \(out) for \(d)")
+        }
+    }
+}
+
+/// A 64×36 map with one person standing in columns 20..<40 from row 6 down, before a wall at 10.
+private enum StandingPerson {
+    static let width = 64, height = 36
+    static func inside(_ x: Int, _ y: Int) -> Bool { (20..<40).contains(x) && y >= 6 }
+
+    /// The person's matte, at the map's size.
+    static func matte() -> Image {
+        let matte = Image(width: width, height: height, format: .gray8)
+        for y in 0..<height {
+            let m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<width { m[x] = inside(x, y) ? 255 : 0 }
+        }
+        return matte
+    }
+
+    /// The map with the person at disparity `d`.
+    static func map(at d: Float, referenceWidth: Int, referenceHeight: Int) -> DisparityMap {
+        let values = Image(width: width, height: height, format: .float32)
+        for y in 0..<height {
+            let row = values.plane(0).row(y, as: Float.self)
+            for x in 0..<width { row[x] = inside(x, y) ? d : 10 }
+        }
+        return DisparityMap(values: values, referenceWidth: referenceWidth, referenceHeight: referenceHeight)
     }
 }

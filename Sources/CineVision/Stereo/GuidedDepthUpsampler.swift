@@ -12,7 +12,8 @@ import CineMedia
 /// it). Inside a surface of one depth `a` is 0 and the map is only smoothed; across a depth edge
 /// whose two sides differ in luma, `a` carries the step, and at the frame's resolution
 /// `a·I(x) + b` puts the step where the luma steps, to the pixel. The result is clamped to the
-/// range of the map's 2×2 samples around each pixel, so it never overshoots.
+/// range of the map's 4×4 samples around each pixel, so it never overshoots what the map says
+/// nearby.
 ///
 /// ```swift
 /// let upsampler = GuidedDepthUpsampler()
@@ -26,7 +27,7 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
     /// The knobs of the upsampler.
     public struct Settings: Sendable, Hashable {
         /// Window radius, in map samples.
-        public var radius = 2
+        public var radius = 3
         /// Regularisation, in (luma / 255)²: the larger, the less the luma shapes the map.
         public var epsilon: Float = 0.0002
         /// Cores for the pass at the frame's resolution.
@@ -125,15 +126,20 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
         }
         boxMean(T0, into: A, mw, mh, r)
         boxMean(T1, into: B, mw, mh, r)
-        // Each 2×2 cell's lowest and highest sample: the clamp.
+        // The clamp: each cell's lowest and highest sample over the 4×4 samples around it (the
+        // cell's 2×2 and one more each side: a sample straddling the edge holds a mix).
         let Lo = lows.base, Hi = highs.base
         for y in 0..<mh {
-            let y1 = min(mh - 1, y + 1)
+            let r0 = max(0, y - 1), r1 = min(mh - 1, y + 2)
             for x in 0..<mw {
-                let x1 = min(mw - 1, x + 1)
-                let v00 = P[y * mw + x], v01 = P[y * mw + x1], v10 = P[y1 * mw + x], v11 = P[y1 * mw + x1]
-                Lo[y * mw + x] = min(min(v00, v01), min(v10, v11))
-                Hi[y * mw + x] = max(max(v00, v01), max(v10, v11))
+                let c0 = max(0, x - 1), c1 = min(mw - 1, x + 2)
+                var lo = Float.infinity, hi = -Float.infinity
+                for yy in r0...r1 {
+                    let row = P + yy * mw
+                    for xx in c0...c1 { lo = min(lo, row[xx]); hi = max(hi, row[xx]) }
+                }
+                Lo[y * mw + x] = lo
+                Hi[y * mw + x] = hi
             }
         }
         // Bilinear taps into the map's columns, once a call.

@@ -66,6 +66,12 @@ public struct PersonDepthRefiner: Sendable {
         public var stillPicture: Float = 2
         /// How much of the last frame's value a sample keeps where the picture stands still.
         public var heldStill: Float = 0.9
+        /// Where the picture stands still, a person's sample whose depth jumps by more than this
+        /// (full-resolution pixels) since the last frame is held like the background: nothing
+        /// there moved, so the fit went astray (a person cut by the frame's edge whom the matte
+        /// loses for a frame). Slower changes — a person walking towards the camera in a plain
+        /// shirt, whose inside looks the same from frame to frame — are followed at once.
+        public var heldJump: Float = 3
         /// A person's surface within this many pixels of disparity of one from the last frame
         /// (at the region's middle) is the same person, standing still or nearly.
         public var surfaceStill: Float = 1
@@ -94,6 +100,7 @@ public struct PersonDepthRefiner: Sendable {
     /// The surfaces fitted in the last call, one per person region (largest first).
     public private(set) var surfaces: [Surface] = []
     private var previous: [Float] = []
+    private var previousFitted: [Bool] = []
     private var previousLuma: [UInt8] = []
     private var previousSize = (0, 0)
     private var person: [Float] = [], labels: [Int32] = [], stack: [Int32] = []
@@ -102,7 +109,7 @@ public struct PersonDepthRefiner: Sendable {
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Forgets the last frame (a cut, a seek): the next call filters nothing over time.
-    public mutating func reset() { previous = []; previousLuma = []; surfaces = [] }
+    public mutating func reset() { previous = []; previousLuma = []; previousFitted = []; surfaces = [] }
 
     /// `map` refined with `matte` (`gray8`, 255 = person, any size: sampled at each map
     /// sample's centre in normalised coordinates). Without a person in the matte, only the
@@ -780,16 +787,20 @@ public struct PersonDepthRefiner: Sendable {
     /// keeps ``Settings/heldStill`` of its last value whatever the matcher now says (a stripe or
     /// an edge it flips between two matches, a hole). Elsewhere, or without a view, a sample whose
     /// disparity moved by less than ``Settings/stillThreshold`` leans on its last value by
-    /// ``Settings/temporal``. A person's fitted surface is never held: someone in a plain shirt
-    /// walking towards the camera looks the same from frame to frame while their depth changes.
+    /// ``Settings/temporal``. A person's fitted surface is held only where it jumps by more than
+    /// ``Settings/heldJump`` in a still picture (a sample fitted last frame): someone in a plain
+    /// shirt walking towards the camera looks the same from frame to frame while their depth
+    /// changes, but slowly.
     private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], luma: [UInt8], width w: Int, height h: Int) {
         let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
         defer {
             previous = d
             previousLuma = luma
             previousSize = (w, h)
+            previousFitted = fitted
         }
-        guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count else { return }
+        guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count, previousFitted.count == d.count else { return }
+        let jump = settings.heldJump
         let still = settings.stillThreshold, quiet = Int(settings.stillPicture)
         // Still: the sample and its 8 neighbours all within `quiet` (a moving shirt whose mean
         // happens to equal the wall's behind it in one sample does not pass in nine).
@@ -809,6 +820,8 @@ public struct PersonDepthRefiner: Sendable {
             let now = d[i], last = previous[i]
             guard last.isFinite else { continue }
             if calm[i] && !fitted[i] {
+                d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
+            } else if calm[i] && previousFitted[i] && (!now.isFinite || abs(now - last) > jump) {
                 d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
             } else if !fitted[i] && now.isFinite && abs(now - last) < still {
                 d[i] = last + (1 - alpha) * (now - last)
