@@ -5,9 +5,11 @@
 // do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
 // and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
 // the other's samples near the true edges (what the outline is worth), and from the exact
-// disparity; PSNR of each render against the exact one over the whole frame and within 12 px of
-// the true depth edges; how much a still background breathes (`breathing`); and the refinement's
-// cost. The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …)
+// disparity — each rendered as `cinegraph render` does (the renderer's guided upsampling of a coarse
+// map), and the refined and averaged maps also read bilinearly (the renderer before it); PSNR of
+// each render against the exact one over the whole frame and within 12 px of the true depth
+// edges; how much a still background breathes (`breathing`); the refinement's cost and the
+// render's with and without the guided upsampling. The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …)
 // (or `DEPTH_DUMP_SEED`'s) as pictures (frame, maps, renders, their difference); `BREATH_ONLY=1`
 // measures the breathing alone.
 import CineInference
@@ -80,7 +82,7 @@ func runDepthBench() throws {
             for (k, m) in maps.enumerated() {
                 rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: k >= maps.count - 2 ? bilinear : .init()))
             }
-            if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(ProcessInfo.processInfo.environment["DEPTH_DUMP_FRAME"] ?? "160") { try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte) }
+            if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(ProcessInfo.processInfo.environment["DEPTH_DUMP_FRAME"] ?? "160") { try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearFrom: maps.count - 2) }
         }
         for (name, all) in rows {
             let m = DepthRenderComparison.mean(all)
@@ -131,7 +133,8 @@ private func boxAverage(_ values: Image, factor f: Int) -> Image {
 
 /// Writes the frame's luma, the person matte, each map (grey, near = bright) and the renders' luma difference
 /// (×8) as PGM files in `folder`.
-private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap], matte: Image) throws {
+private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap], matte: Image,
+                          bilinearFrom: Int) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     func pgm(_ name: String, _ w: Int, _ h: Int, _ pixel: (Int, Int) -> UInt8) throws {
         var data = Data("P5\n\(w) \(h)\n255\n".utf8)
@@ -155,8 +158,10 @@ private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, m
     }
     finite.sort()
     let focus = Double(finite[finite.count * 95 / 100])
-    let renders = try ([exact] + maps).map { m in
-        try BokehRenderer().render(frame, disparity: m, focusDisparity: focus, fNumber: 2.8)
+    var bilinear = BokehRenderer.Settings()
+    bilinear.guidedUpsampling = false
+    let renders = try ([exact] + maps).enumerated().map { k, m in
+        try BokehRenderer(settings: k > bilinearFrom ? bilinear : .init()).render(frame, disparity: m, focusDisparity: focus, fNumber: 2.8)
     }
     for (k, r) in renders.enumerated() {
         try pgm("render\(k)", frame.width, frame.height) { x, y in r.plane(0).row(y, as: UInt8.self)[x] }

@@ -12,8 +12,8 @@ import CineMedia
 /// it). Inside a surface of one depth `a` is 0 and the map is only smoothed; across a depth edge
 /// whose two sides differ in luma, `a` carries the step, and at the frame's resolution
 /// `a·I(x) + b` puts the step where the luma steps, to the pixel. The result is clamped to the
-/// range of the map's 4×4 samples around each pixel, so it never overshoots what the map says
-/// nearby.
+/// range of the 3×3 samples around the pixel's nearest sample, so it never overshoots what the map
+/// says nearby.
 ///
 /// ```swift
 /// let upsampler = GuidedDepthUpsampler()
@@ -41,7 +41,7 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
     private let p = BokehScratch<Float>(), g = BokehScratch<Float>(), t0 = BokehScratch<Float>(), t1 = BokehScratch<Float>()
     private let meanA = BokehScratch<Float>(), meanB = BokehScratch<Float>(), lows = BokehScratch<Float>(), highs = BokehScratch<Float>()
     private let columns = BokehScratch<Int32>(), fractions = BokehScratch<Float>(), rowScratch = BokehScratch<Float>()
-    private let lumaRows = BokehScratch<UInt8>(), columnSums = BokehScratch<Float>()
+    private let lumaRows = BokehScratch<UInt8>(), columnSums = BokehScratch<Float>(), nearestColumns = BokehScratch<Int32>()
 
     /// Creates an upsampler.
     public init(settings: Settings = Settings()) { self.settings = settings }
@@ -126,13 +126,14 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
         }
         boxMean(T0, into: A, mw, mh, r)
         boxMean(T1, into: B, mw, mh, r)
-        // The clamp: each cell's lowest and highest sample over the 4×4 samples around it (the
-        // cell's 2×2 and one more each side: a sample straddling the edge holds a mix).
+        // The clamp: the lowest and highest sample of the 3×3 around each sample, applied to the
+        // pixels nearest that sample (a pixel may take the depth of its sample's neighbours on
+        // either side — a sample straddling the edge holds a mix — but not of samples farther off).
         let Lo = lows.base, Hi = highs.base
         for y in 0..<mh {
-            let r0 = max(0, y - 1), r1 = min(mh - 1, y + 2)
+            let r0 = max(0, y - 1), r1 = min(mh - 1, y + 1)
             for x in 0..<mw {
-                let c0 = max(0, x - 1), c1 = min(mw - 1, x + 2)
+                let c0 = max(0, x - 1), c1 = min(mw - 1, x + 1)
                 var lo = Float.infinity, hi = -Float.infinity
                 for yy in r0...r1 {
                     let row = P + yy * mw
@@ -143,12 +144,13 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
             }
         }
         // Bilinear taps into the map's columns, once a call.
-        let X0 = columns.ensuring(W), FX = fractions.ensuring(W)
+        let X0 = columns.ensuring(W), FX = fractions.ensuring(W), NX = nearestColumns.ensuring(W)
         let sx = Float(mw) / Float(W), sy = Float(mh) / Float(H)
         for x in 0..<W {
             let fx = max(0, min(Float(mw - 1), (Float(x) + 0.5) * sx - 0.5))
             X0[x] = Int32(fx)
             FX[x] = fx - Float(Int(fx))
+            NX[x] = Int32(min(mw - 1, Int(fx + 0.5)))
         }
         rowScratch.ensure(bands * 2 * (mw + 1))
         RowBands.run(0..<H, bands: bands) { band, rows in
@@ -163,14 +165,15 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
                     rb[x] = b0[x] + wy * (b1[x] - b0[x])
                 }
                 ra[mw] = ra[mw - 1]; rb[mw] = rb[mw - 1]
-                let lo = Lo + y0 * mw, hi = Hi + y0 * mw
+                let ny = min(mh - 1, Int(fy + 0.5)), lo = Lo + ny * mw, hi = Hi + ny * mw
                 let src = Self.luma(frame, row: y, scratch: lumaRow)
                 let dst = out + y * outStride
                 for x in 0..<W {
                     let i = Int(X0[x]), f = FX[x]
                     let a = ra[i] + f * (ra[i + 1] - ra[i]), b = rb[i] + f * (rb[i + 1] - rb[i])
                     let q = a * (Float(src[x]) * (1 / 255)) + b
-                    dst[x] = min(hi[i], max(lo[i], q))
+                    let c = Int(NX[x])
+                    dst[x] = min(hi[c], max(lo[c], q))
                 }
             }
         }
