@@ -102,9 +102,22 @@ public struct MatteUpsampler: Sendable, Hashable {
     /// `model` already has these sizes.
     public func fit(_ matte: Image, guide: Image, into model: inout Model) {
         precondition(matte.format == .gray8, "the matte is gray8")
+        let mw = matte.width, mh = matte.height
+        fit(width: mw, height: mh, guide: guide, into: &model) { p in
+            for y in 0..<mh {
+                let row = matte.plane(0).row(y, as: UInt8.self)
+                for x in 0..<mw { p[y * mw + x] = Float(row[x]) / 255 }
+            }
+        }
+    }
+
+    /// The local linear model of any `mw`×`mh` signal against `guide`'s luma: `values` writes the
+    /// signal (row by row) into the array it is given, after the guide's means are taken. The
+    /// matte's ``fit(_:guide:into:)`` and ``GuidedDepthUpsampler``'s disparity both fit this way.
+    func fit(width mw: Int, height mh: Int, guide: Image, into model: inout Model, values: (inout [Float]) -> Void) {
         precondition([.gray8, .i420, .nv12, .rgba8].contains(guide.format), "the guide is gray8, I420, NV12 or RGBA")
-        let mw = matte.width, mh = matte.height, gw = guide.width, gh = guide.height
-        precondition(mw >= 2 && mh >= 2, "the matte is at least 2×2")
+        let gw = guide.width, gh = guide.height
+        precondition(mw >= 2 && mh >= 2, "the signal is at least 2×2")
         model.resize(matte: mw, mh, frame: gw, gh)
         let n = mw * mh
         let luma = guide.plane(0), sy = Double(gh) / Double(mh), rgba = guide.format == .rgba8
@@ -113,29 +126,42 @@ public struct MatteUpsampler: Sendable, Hashable {
             model.counts.withUnsafeMutableBufferPointer { c in
                 li.update(repeating: 0)
                 c.update(repeating: 0)
-                // The guide's luma averaged over each matte pixel's footprint.
-                for y in 0..<gh {
-                    let row = luma.row(y, as: UInt8.self), r = min(mh - 1, Int(Double(y) / sy)) * mw
-                    if rgba {
-                        for x in 0..<gw {
-                            let q = row + 4 &* x
-                            li[r + Int(cell[x])] += Float(BokehWorkspace.luma(rgba: q))
-                            c[r + Int(cell[x])] += 1
+                // The guide's luma averaged over each matte pixel's footprint. When the footprints
+                // are whole blocks (the matcher's quarter-resolution map), a row is summed block by
+                // block: the same exact integer sums, without a scattered add a pixel.
+                if !rgba && gw % mw == 0 && gh % mh == 0 {
+                    let fx = gw / mw, fy = gh / mh
+                    for y in 0..<gh {
+                        let row = luma.row(y, as: UInt8.self), r = (y / fy) * mw
+                        var x = 0
+                        for k in 0..<mw {
+                            var sum: UInt32 = 0
+                            for _ in 0..<fx { sum &+= UInt32(row[x]); x &+= 1 }
+                            li[r + k] += Float(sum)
                         }
-                    } else {
-                        for x in 0..<gw {
-                            li[r + Int(cell[x])] += Float(row[x])
-                            c[r + Int(cell[x])] += 1
+                    }
+                    c.update(repeating: Float(fx * fy))
+                } else {
+                    for y in 0..<gh {
+                        let row = luma.row(y, as: UInt8.self), r = min(mh - 1, Int(Double(y) / sy)) * mw
+                        if rgba {
+                            for x in 0..<gw {
+                                let q = row + 4 &* x
+                                li[r + Int(cell[x])] += Float(BokehWorkspace.luma(rgba: q))
+                                c[r + Int(cell[x])] += 1
+                            }
+                        } else {
+                            for x in 0..<gw {
+                                li[r + Int(cell[x])] += Float(row[x])
+                                c[r + Int(cell[x])] += 1
+                            }
                         }
                     }
                 }
                 for k in 0..<n { li[k] = li[k] / max(1, c[k]) / 255 }
             }
         }
-        for y in 0..<mh {
-            let row = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<mw { model.p[y * mw + x] = Float(row[x]) / 255 }
-        }
+        values(&model.p)
         for k in 0..<n {
             model.ip[k] = model.lowI[k] * model.p[k]
             model.ii[k] = model.lowI[k] * model.lowI[k]

@@ -66,12 +66,15 @@ public struct PersonDepthRefiner: Sendable {
         public var stillPicture: Float = 2
         /// How much of the last frame's value a sample keeps where the picture stands still.
         public var heldStill: Float = 0.9
-        /// Where the picture stands still, a person's sample whose depth jumps by more than this
-        /// (full-resolution pixels) since the last frame is held like the background: nothing
-        /// there moved, so the fit went astray (a person cut by the frame's edge whom the matte
-        /// loses for a frame). Slower changes — a person walking towards the camera in a plain
-        /// shirt, whose inside looks the same from frame to frame — are followed at once.
+        /// Where the picture stands still and the matte loses a person it had (see ``matteDrop``), a
+        /// person's sample whose depth jumps by more than this (full-resolution pixels) since the
+        /// last frame is held like the background: nothing there moved, so the fit went astray (a
+        /// person cut by the frame's edge whom the matte loses for a few frames). Everywhere else
+        /// a person's surface is fitted anew each frame.
         public var heldJump: Float = 3
+        /// … and only where the matte is less sure of the person than last frame by more than
+        /// this (0…1): it lost them, while the picture says nothing moved.
+        public var matteDrop: Float = 0.1
         /// A person's surface within this many pixels of disparity of one from the last frame
         /// (at the region's middle) is the same person, standing still or nearly.
         public var surfaceStill: Float = 1
@@ -101,6 +104,7 @@ public struct PersonDepthRefiner: Sendable {
     public private(set) var surfaces: [Surface] = []
     private var previous: [Float] = []
     private var previousFitted: [Bool] = []
+    private var previousPerson: [Float] = []
     private var previousLuma: [UInt8] = []
     private var previousSize = (0, 0)
     private var person: [Float] = [], labels: [Int32] = [], stack: [Int32] = []
@@ -109,7 +113,7 @@ public struct PersonDepthRefiner: Sendable {
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Forgets the last frame (a cut, a seek): the next call filters nothing over time.
-    public mutating func reset() { previous = []; previousLuma = []; previousFitted = []; surfaces = [] }
+    public mutating func reset() { previous = []; previousLuma = []; previousFitted = []; previousPerson = []; surfaces = [] }
 
     /// `map` refined with `matte` (`gray8`, 255 = person, any size: sampled at each map
     /// sample's centre in normalised coordinates). Without a person in the matte, only the
@@ -788,9 +792,9 @@ public struct PersonDepthRefiner: Sendable {
     /// an edge it flips between two matches, a hole). Elsewhere, or without a view, a sample whose
     /// disparity moved by less than ``Settings/stillThreshold`` leans on its last value by
     /// ``Settings/temporal``. A person's fitted surface is held only where it jumps by more than
-    /// ``Settings/heldJump`` in a still picture (a sample fitted last frame): someone in a plain
-    /// shirt walking towards the camera looks the same from frame to frame while their depth
-    /// changes, but slowly.
+    /// ``Settings/heldJump`` in a still picture where the matte just lost some of its certainty:
+    /// someone in a plain shirt walking towards the camera looks the same from frame to frame
+    /// while their depth changes, and their fit is taken as it is.
     private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], luma: [UInt8], width w: Int, height h: Int) {
         let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
         defer {
@@ -798,8 +802,10 @@ public struct PersonDepthRefiner: Sendable {
             previousLuma = luma
             previousSize = (w, h)
             previousFitted = fitted
+            previousPerson = person
         }
-        guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count, previousFitted.count == d.count else { return }
+        guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count, previousFitted.count == d.count,
+              previousPerson.count == d.count else { return }
         let jump = settings.heldJump
         let still = settings.stillThreshold, quiet = Int(settings.stillPicture)
         // Still: the sample and its 8 neighbours all within `quiet` (a moving shirt whose mean
@@ -821,7 +827,8 @@ public struct PersonDepthRefiner: Sendable {
             guard last.isFinite else { continue }
             if calm[i] && !fitted[i] {
                 d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
-            } else if calm[i] && previousFitted[i] && (!now.isFinite || abs(now - last) > jump) {
+            } else if calm[i] && previousFitted[i] && person[i] + settings.matteDrop < previousPerson[i]
+                        && (!now.isFinite || abs(now - last) > jump) {
                 d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
             } else if !fitted[i] && now.isFinite && abs(now - last) < still {
                 d[i] = last + (1 - alpha) * (now - last)
