@@ -825,10 +825,11 @@ public struct PersonDepthRefiner: Sendable {
         for i in 0..<d.count {
             let now = d[i], last = previous[i]
             guard last.isFinite else { continue }
-            if calm[i] && !fitted[i] {
-                d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
-            } else if calm[i] && previousFitted[i] && person[i] + settings.matteDrop < previousPerson[i]
-                        && (!now.isFinite || abs(now - last) > jump) {
+            // Held: the background where the picture stands still, and a person there whom the
+            // matte is losing and whose depth jumped.
+            let lost = previousFitted[i] && person[i] + settings.matteDrop < previousPerson[i]
+                && (!now.isFinite || abs(now - last) > jump)
+            if calm[i] && (!fitted[i] || lost) {
                 d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
             } else if !fitted[i] && now.isFinite && abs(now - last) < still {
                 d[i] = last + (1 - alpha) * (now - last)
