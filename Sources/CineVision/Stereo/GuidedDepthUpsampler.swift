@@ -51,19 +51,15 @@ public final class GuidedDepthUpsampler: @unchecked Sendable {
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// `map` at `frame`'s size (float32), guided by `frame`'s luma (I420, NV12, gray8 or RGBA).
-    /// Non-finite samples take their row's nearest finite value before (0 on a row without one).
+    /// Holes (`±inf`) are first filled as the renderer fills them (`DisparityHoles`: the farther
+    /// of the row's nearest finite samples); a map without one becomes 0. NaNs are the caller's to
+    /// refuse, as the renderer does.
     public func upsample(_ map: DisparityMap, frame: Image) -> DisparityMap {
         let plane = map.values.plane(0)
         let mw = plane.width, mh = plane.height
         var filled = [Float](repeating: 0, count: mw * mh)
-        for y in 0..<mh {
-            let row = plane.row(y, as: Float.self)
-            var last: Float = 0
-            for x in 0..<mw where row[x].isFinite { last = row[x]; break }
-            for x in 0..<mw {
-                if row[x].isFinite { last = row[x] }
-                filled[y * mw + x] = last
-            }
+        filled.withUnsafeMutableBufferPointer { f in
+            if !DisparityHoles.fill(plane, into: f.baseAddress!) { f.update(repeating: 0) }
         }
         let out = Image(width: frame.width, height: frame.height, format: .float32)
         let o = out.plane(0)
