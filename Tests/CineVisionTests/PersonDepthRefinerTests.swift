@@ -417,6 +417,7 @@ import Testing
         func person(at d: Float) -> DisparityMap { StandingPerson.map(at: d, referenceWidth: 256, referenceHeight: 144) }
         func at(_ map: DisparityMap) -> Float { map.values.plane(0).row(20, as: Float.self)[30] }
         var refiner = PersonDepthRefiner()
+        refiner.settings.heldJump = 3
         for _ in 0..<10 { _ = refiner.refine(person(at: 30), matte: matte, image: view) }
         let stray = at(refiner.refine(person(at: 40), matte: unsure, image: view))
         #expect(abs(stray - 30) <= 1.5, "a jump of 10 in a still picture as the matte loses the person: \(stray)")
