@@ -50,6 +50,7 @@ func runDepthBench() throws {
 
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
+        var steady = graphsMatteSmoother()
         // The refiner sees every frame, as in a take (its temporal filter counts on it); six
         // frames 20 apart are judged.
         for frame in 100..<240 {
@@ -58,6 +59,7 @@ func runDepthBench() throws {
             scene.render(frame: frame, left: left, right: right, groundTruth: truth)
             let map = try matcher.match(left: left, right: right)
             let matte = try personMatte.estimate(left)
+            steady.smooth(matte)
             let t0 = DispatchTime.now().uptimeNanoseconds
             let better = refiner.refine(map, matte: matte, image: left, right: right)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
@@ -115,6 +117,13 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_HELD"].flatMap(Float.init) { refiner.settings.heldStill = t }
     if let t = env["REFINE_QUIET"].flatMap(Float.init) { refiner.settings.stillPicture = t }
     return refiner
+}
+
+/// The matte steadied as the stereo graphs' `matte` node does (its defaults: smoothing 0.8,
+/// tolerance 64); `MATTE_SMOOTHING=0` measures the raw matte.
+private func graphsMatteSmoother() -> MatteSmoother {
+    let strength = ProcessInfo.processInfo.environment["MATTE_SMOOTHING"].flatMap(Double.init) ?? 0.8
+    return MatteSmoother(strength: strength, tolerance: 64)
 }
 
 /// The mean of each `factor`×`factor` block's finite values (infinity where none is).
@@ -206,6 +215,7 @@ func breathing(seed: UInt64, frames: Range<Int>) throws -> (matcher: Double, ref
     let matcher = try StereoMatcher()
     let personMatte = try PersonMatte()
     var refiner = tunedRefiner()
+    var steady = graphsMatteSmoother()
     let renderer = BokehRenderer()
     var last: (matcher: DisparityMap, refined: DisparityMap, truth: Image)?
     var sums = (0.0, 0.0), count = 0
@@ -218,6 +228,7 @@ func breathing(seed: UInt64, frames: Range<Int>) throws -> (matcher: Double, ref
         scene.render(frame: frame, left: left, right: right, groundTruth: truth)
         let map = try matcher.match(left: left, right: right)
         let matte = try personMatte.estimate(left)
+        steady.smooth(matte)
         let refined = refiner.refine(map, matte: matte, image: left, right: right)
         defer { last = (map, refined, truth) }
         guard let last else { continue }
