@@ -116,6 +116,8 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_STILL"].flatMap(Float.init) { refiner.settings.stillThreshold = t }
     if let t = env["REFINE_HELD"].flatMap(Float.init) { refiner.settings.heldStill = t }
     if let t = env["REFINE_QUIET"].flatMap(Float.init) { refiner.settings.stillPicture = t }
+    if let t = env["REFINE_PERSON"].flatMap(Float.init) { refiner.settings.personLevel = t }
+    if let t = env["REFINE_INTERIOR"].flatMap(Float.init) { refiner.settings.interiorLevel = t }
     return refiner
 }
 

@@ -304,6 +304,49 @@ import Testing
         }
     }
 
+    /// A person's right outline halfway through a map sample: the matcher gave the whole sample
+    /// the person's disparity (20), the wall behind is at 5. The views say half its pixels are
+    /// the person's, so it becomes the blend; the samples beside it stay what they are. Without
+    /// the right view (or with the step off) it keeps the person's depth.
+    @Test func anOutlineSampleIsBlendedInTheShareTheViewsGiveIt() {
+        let w = 80, h = 48, W = 320, H = 192
+        var seed: UInt32 = 11
+        func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(30 + (seed >> 24) % 190) }
+        var wall = [UInt8](repeating: 0, count: W * H), coat = wall
+        for i in 0..<(W * H) { wall[i] = noise(); coat[i] = noise() }
+        // The person covers full-resolution columns 40..<162 from row 24: sample 40 (columns
+        // 160–163) is half person.
+        func isPerson(_ x: Int, _ y: Int) -> Bool { y >= 24 && (40..<162).contains(x) }
+        let left = Image(width: W, height: H, format: .gray8), right = Image(width: W, height: H, format: .gray8)
+        for y in 0..<H {
+            let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
+            for x in 0..<W { l[x] = isPerson(x, y) ? coat[y * W + x] : wall[y * W + x] }
+            for x in 0..<W {
+                if x + 20 < W, isPerson(x + 20, y) { r[x] = coat[y * W + x + 20] } else { r[x] = wall[y * W + min(W - 1, x + 5)] }
+            }
+        }
+        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let person = y >= 6 && (10...40).contains(x)
+                row[x] = person ? 20 : 5
+                m[x] = person ? 255 : 0
+            }
+        }
+        let map = DisparityMap(values: values, referenceWidth: W, referenceHeight: H)
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte, image: left, right: right)
+        for y in [12, 24, 36, 44] {
+            #expect(abs(value(out, 40, y) - 12.5) < 2, "(40, \(y)): \(value(out, 40, y))")
+            #expect(abs(value(out, 39, y) - 20) < 0.5, "(39, \(y)): \(value(out, 39, y))")
+            #expect(abs(value(out, 41, y) - 5) < 0.5, "(41, \(y)): \(value(out, 41, y))")
+        }
+        var off = PersonDepthRefiner()
+        off.settings.outlineByTheViews = false
+        #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 40, 24) - 20) < 0.5)
+    }
+
     /// A person standing still whose matches jitter (the fit moves 0.6 px a frame) leans on last
     /// frame's surface; one walking towards the camera by 2 px a frame is followed at once.
     @Test func aStillPersonsSurfaceStopsJitteringAndAWalkingOneIsFollowed() {

@@ -58,6 +58,14 @@ public struct PersonDepthRefiner: Sendable {
         /// How far (full-resolution pixels of disparity) each sample of such a run may lie from
         /// the background sample it starts from.
         public var backgroundTolerance: Float = 3
+        /// Whether the samples on each side of a person's outline are blended by the views (see
+        /// `refine`): a 320×180 sample straddling an outline holds both depths, and the right view
+        /// says in which share — each of its pixels matches better at the person's disparity or at
+        /// the background's. Off, they keep the side the matte and the matcher put them on (seeds
+        /// 1–3 of `CineBench depth`: 36.3 / 35.7 / 35.6 dB near the depth edges; on, 36.8 / 36.3 / 36.6).
+        /// Left of a person the background is hidden from the right camera and matches nothing at
+        /// its own depth, so outlines there are left as they are.
+        public var outlineByTheViews = true
         /// Samples around a person searched for the matcher's fattening.
         public var reach = 4
         /// A background sample within this many pixels of disparity of the person's surface
@@ -245,6 +253,11 @@ public struct PersonDepthRefiner: Sendable {
                 for k in found.indices where trusted[k] {
                     surfaces.append(found[k])
                     giveBackFattening(region: region, surface: found[k], d: &d, width: w, height: h)
+                }
+                if settings.outlineByTheViews, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
+                   [.i420, .nv12, .gray8].contains(right.format) {
+                    coveredByTheViews(region: region, surfaces: found.indices.filter { trusted[$0] }.map { found[$0] }, d: &d,
+                                      left: image.plane(0), right: right.plane(0), mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth)
                 }
             }
         }
@@ -803,6 +816,66 @@ public struct PersonDepthRefiner: Sendable {
             }
         }
         return seen
+    }
+
+    /// The samples on each side of the region's outline — a sample on one of its `surfaces`
+    /// beside one more than 3 px of disparity behind it — blended by the views: each of the
+    /// sample's pixels is the person's when the right view matches its 3×3 window better at the
+    /// person's disparity than at the background's, and the sample becomes the two disparities
+    /// blended in that share (what the truth averaged over the sample would be).
+    private func coveredByTheViews(region: Region, surfaces: [Surface], d: inout [Float], left: Plane, right: Plane,
+                                   mapWidth w: Int, mapHeight h: Int, referenceWidth: Int) {
+        guard !surfaces.isEmpty, right.width == left.width, right.height == left.height else { return }
+        let iw = left.width, ih = left.height
+        let toImage = Float(iw) / Float(referenceWidth)
+        // Each outline sample once, with the person's and the background's disparity.
+        var outline: [(index: Int, person: Float, background: Float)] = []
+        var listed = Set<Int>()
+        for y in region.minY...region.maxY {
+            for x in region.minX...region.maxX where labels[y * w + x] == region.label {
+                let i = y * w + x, v = d[i]
+                guard v.isFinite, let surface = surfaces.first(where: { abs($0.disparity(x, y) - v) <= 1.5 }) else { continue }
+                let near = surface.disparity(x, y)
+                // Not leftwards: left of a nearer surface the left view shows what the right one
+                // does not (the farther side is hidden there, and matches nothing at its own depth).
+                for (dx, dy) in [(1, 0), (0, 1), (0, -1)] {
+                    let nx = x + dx, ny = y + dy
+                    guard nx >= 0, nx < w, ny >= 0, ny < h else { continue }
+                    let j = ny * w + nx, far = d[j]
+                    guard far.isFinite, far < near - 3 else { continue }
+                    for k in [i, j] where listed.insert(k).inserted { outline.append((k, near, far)) }
+                }
+            }
+        }
+        // Sum of absolute differences of the 3×3 window at (px, py) against the right view
+        // `disparity` to the left (bilinear), or nil where it leaves either view.
+        func cost(_ px: Int, _ py: Int, _ disparity: Float) -> Float? {
+            let shift = disparity * toImage
+            let i0 = Int(shift.rounded(.down)), f = shift - Float(i0)
+            guard py >= 1, py + 1 < ih, px - 2 - i0 >= 0, px + 1 - i0 < iw else { return nil }
+            var sum: Float = 0
+            for yy in py - 1...py + 1 {
+                let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
+                for xx in px - 1...px + 1 {
+                    sum += abs(Float(l[xx]) - (Float(r[xx - i0]) * (1 - f) + Float(r[xx - i0 - 1]) * f))
+                }
+            }
+            return sum
+        }
+        var blended = outline.map { d[$0.index] }
+        for (k, sample) in outline.enumerated() {
+            let x = sample.index % w, y = sample.index / w
+            var person = 0, all = 0
+            for py in y * ih / h..<(y + 1) * ih / h {
+                for px in x * iw / w..<(x + 1) * iw / w {
+                    guard let near = cost(px, py, sample.person), let far = cost(px, py, sample.background) else { continue }
+                    all += 1
+                    if near < far { person += 1 }
+                }
+            }
+            if all > 0 { blended[k] = sample.background + Float(person) / Float(all) * (sample.person - sample.background) }
+        }
+        for (k, sample) in outline.enumerated() { d[sample.index] = blended[k] }
     }
 
     private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], width w: Int, height h: Int) {
