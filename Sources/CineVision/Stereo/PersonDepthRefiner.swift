@@ -784,7 +784,7 @@ public struct PersonDepthRefiner: Sendable {
     /// fattening) take the disparity of the background beyond them on their row.
     /// The region's samples (in its bounding box, row by row) where the matcher sees the
     /// background the matte took for the person: a run of confident matches reaching in from a
-    /// background sample beyond the outline along a row or a column, at most
+    /// background sample beyond the outline along its row, at most
     /// ``Settings/backgroundReach`` long, each within ``Settings/backgroundTolerance`` of that
     /// sample and well behind every surface of the region.
     private func backgroundSeenInside(region: Region, surfaces: [Surface], d: [Float], confidence: Image?, width w: Int, height h: Int) -> [Bool] {
@@ -794,23 +794,22 @@ public struct PersonDepthRefiner: Sendable {
         let minimum = settings.minimumConfidence, reach = settings.backgroundReach, tol = settings.backgroundTolerance
         func confident(_ x: Int, _ y: Int) -> Bool { conf.map { $0.row(y, as: UInt8.self)[x] >= minimum } ?? true }
         func behind(_ v: Float, _ x: Int, _ y: Int) -> Bool { surfaces.allSatisfy { v < $0.disparity(x, y) - 3 * settings.huber } }
-        // From each outside sample next to the region, inwards along each axis.
+        // From each outside sample beside the region on its row, inwards along the row.
         for y in region.minY...region.maxY {
-            for x in region.minX...region.maxX where labels[y * w + x] == region.label {
-                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    let ox = x - dx, oy = y - dy
-                    guard ox >= 0, ox < w, oy >= 0, oy < h, labels[oy * w + ox] != region.label else { continue }
-                    let out = d[oy * w + ox]
-                    guard out.isFinite, behind(out, ox, oy) else { continue }
-                    var k = 0
-                    while k < reach {
-                        let ix = x + k * dx, iy = y + k * dy
-                        guard ix >= region.minX, ix <= region.maxX, iy >= region.minY, iy <= region.maxY else { break }
-                        let i = iy * w + ix
+            let row = y * w
+            for x in region.minX...region.maxX where labels[row + x] == region.label {
+                for dx in [1, -1] {
+                    let ox = x - dx
+                    guard ox >= 0, ox < w, labels[row + ox] != region.label else { continue }
+                    let out = d[row + ox]
+                    guard out.isFinite, behind(out, ox, y) else { continue }
+                    var ix = x
+                    while abs(ix - x) < reach, ix >= region.minX, ix <= region.maxX {
+                        let i = row + ix
                         guard labels[i] == region.label, d[i].isFinite, abs(d[i] - out) <= tol,
-                              confident(ix, iy), behind(d[i], ix, iy) else { break }
-                        seen[(iy - region.minY) * bw + ix - region.minX] = true
-                        k += 1
+                              confident(ix, y), behind(d[i], ix, y) else { break }
+                        seen[(y - region.minY) * bw + ix - region.minX] = true
+                        ix += dx
                     }
                 }
             }
@@ -825,7 +824,8 @@ public struct PersonDepthRefiner: Sendable {
     /// blended in that share (what the truth averaged over the sample would be).
     private func coveredByTheViews(region: Region, surfaces: [Surface], d: inout [Float], left: Plane, right: Plane,
                                    mapWidth w: Int, mapHeight h: Int, referenceWidth: Int) {
-        guard !surfaces.isEmpty, right.width == left.width, right.height == left.height else { return }
+        // Views at the map's own size (a kept pair) have one pixel a sample: no share to count.
+        guard !surfaces.isEmpty, right.width == left.width, right.height == left.height, left.width >= 2 * w else { return }
         let iw = left.width, ih = left.height
         let toImage = Float(iw) / Float(referenceWidth)
         // Each outline sample once, with the person's and the background's disparity.
