@@ -107,8 +107,9 @@ func runDepthBench() throws {
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms (the views' test on two cores)", costs[costs.count / 2]))
 }
 
-/// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD` and
-/// `REFINE_QUIET` name, for trying them.
+/// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
+/// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level) and `REFINE_INTERIOR` (its inside
+/// level) name, for trying them.
 private func tunedRefiner() -> PersonDepthRefiner {
     var refiner = PersonDepthRefiner()
     let env = ProcessInfo.processInfo.environment
