@@ -12,7 +12,10 @@ import CineMedia
 /// plane `d = a + b·x + c·y` fitted to the region's confident samples by iteratively reweighted
 /// least squares (Huber, then Tukey's biweight: wrong matches do not pull it). Around each region, samples the
 /// matte calls background that carry the person's depth are the matcher's fattening: they take
-/// the background's disparity from beyond them on their row. Finally, a sample whose disparity
+/// the background's disparity from beyond them on their row. Where the matcher confidently sees
+/// the wall inside the matte's outline, the wall stays (``Settings/backgroundReach``), and with
+/// the right view each sample on the outline becomes the blend of the two depths in the share
+/// of its pixels the views give the person (``Settings/outlineByTheViews``). Finally, a sample whose disparity
 /// moved by less than ``Settings/stillThreshold`` since the last frame is blended towards its
 /// last value (``Settings/temporal``), so a still background does not breathe while anything
 /// that moves follows at once.
@@ -234,7 +237,7 @@ public struct PersonDepthRefiner: Sendable {
                 // (A torso anchored to its head disagrees with its own matches by design.)
                 let trusted = found.indices.map { anchored.contains($0) || agree[$0] * 2 >= owned[$0] && owned[$0] > 0 }
                 let bw = region.maxX - region.minX + 1
-                let seen = backgroundSeenInside(region: region, surfaces: found, d: d, confidence: map.confidence, width: w, height: h)
+                let seen = backgroundSeenInside(region: region, surfaces: found, d: d, confidence: map.confidence, width: w)
                 for y in region.minY...region.maxY {
                     for x in region.minX...region.maxX where labels[y * w + x] == region.label {
                         let k = Int(choice[(y - region.minY) * bw + x - region.minX])
@@ -780,14 +783,12 @@ public struct PersonDepthRefiner: Sendable {
         return best
     }
 
-    /// Background samples beside the region that carry the person's depth (the matcher's
-    /// fattening) take the disparity of the background beyond them on their row.
     /// The region's samples (in its bounding box, row by row) where the matcher sees the
     /// background the matte took for the person: a run of confident matches reaching in from a
     /// background sample beyond the outline along its row, at most
     /// ``Settings/backgroundReach`` long, each within ``Settings/backgroundTolerance`` of that
     /// sample and well behind every surface of the region.
-    private func backgroundSeenInside(region: Region, surfaces: [Surface], d: [Float], confidence: Image?, width w: Int, height h: Int) -> [Bool] {
+    private func backgroundSeenInside(region: Region, surfaces: [Surface], d: [Float], confidence: Image?, width w: Int) -> [Bool] {
         let bw = region.maxX - region.minX + 1, bh = region.maxY - region.minY + 1
         var seen = [Bool](repeating: false, count: bw * bh)
         let conf = confidence?.plane(0)
@@ -862,8 +863,8 @@ public struct PersonDepthRefiner: Sendable {
             }
             return sum
         }
-        var blended = outline.map { d[$0.index] }
-        for (k, sample) in outline.enumerated() {
+        // (The test reads only the views: each sample is written as it is judged.)
+        for sample in outline {
             let x = sample.index % w, y = sample.index / w
             var person = 0, all = 0
             for py in y * ih / h..<(y + 1) * ih / h {
@@ -873,11 +874,12 @@ public struct PersonDepthRefiner: Sendable {
                     if near < far { person += 1 }
                 }
             }
-            if all > 0 { blended[k] = sample.background + Float(person) / Float(all) * (sample.person - sample.background) }
+            if all > 0 { d[sample.index] = sample.background + Float(person) / Float(all) * (sample.person - sample.background) }
         }
-        for (k, sample) in outline.enumerated() { d[sample.index] = blended[k] }
     }
 
+    /// Background samples beside the region that carry the person's depth (the matcher's
+    /// fattening) take the disparity of the background beyond them on their row.
     private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], width w: Int, height h: Int) {
         let reach = settings.reach, tol = settings.fatteningTolerance
         for y in region.minY...region.maxY {
