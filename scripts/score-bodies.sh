@@ -12,7 +12,7 @@ for seed in $SEEDS; do
     --set truth.path="out/bodies-truth-$seed.jsonl" --set found.path="out/bodies-found-$seed.jsonl" >/dev/null 2>&1
   echo "seed $seed: $(python3 Benchmarks/bodies/score.py "out/bodies-truth-$seed.jsonl" "out/bodies-found-$seed.jsonl")"
 done
-# The real clip (OpenCV's vtest.avi, people marked by hand on four frames), timed as a whole process.
+# The real clip (OpenCV's vtest.avi, people marked by hand on eight frames), timed as a whole process.
 CLIP=.testdata/opencv-people/vtest.avi
 [ -f "$CLIP" ] || bash scripts/fetch-testdata.sh >/dev/null
 start=$(date +%s.%N)
