@@ -3,7 +3,8 @@
 // a busy loop spinning on one core, and (2) confined to one core (taskset). Reports what the asset
 // kept of what the camera produced, whether the camera kept real time, how many frames' analysis
 // was carried forward (and by which nodes), focus on every frame, and the viewer's frame rate.
-// BENCH_TAKE_SECONDS sets the length (default 60).
+// BENCH_TAKE_SECONDS sets the length (default 60); BENCH_TAKE_SET adds `--set` overrides (space
+// separated, e.g. "faces.types=[humanFace,humanBody]" for the take with bodies on).
 import CineGStreamer
 import Foundation
 
@@ -45,6 +46,7 @@ private func takeRun(bin: String, seconds: Int, name: String, oneCore: Bool) thr
     p.arguments! += ["run", "graphs/cinematic.conf", "--duration", "\(seconds)s", "--quiet",
                      "--set", "asset.path=\(dir)/take.cine.mkv", "--set", "meta.path=\(dir)/take.jsonl",
                      "--set", "viewfinder.port=\(port)"]
+    for o in (ProcessInfo.processInfo.environment["BENCH_TAKE_SET"] ?? "").split(separator: " ") { p.arguments! += ["--set", String(o)] }
     let errors = Pipe()
     p.standardError = errors
     p.standardOutput = FileHandle.nullDevice
