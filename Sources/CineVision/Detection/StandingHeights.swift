@@ -88,8 +88,7 @@ public struct StandingHeights: Sendable {
     /// Whether `box` may be a person standing where its bottom edge is: its height within the
     /// line's bounds there, or the line saying nothing.
     public func allows(_ box: NormalizedRect) -> Bool {
-        let foot = box.y + box.height
-        guard foot < 1 - configuration.bottomMargin, let h = height(atFoot: foot) else { return true }
+        guard let h = height(of: box) else { return true }
         let ratio = box.height / h
         return ratio >= configuration.shortest && ratio <= configuration.tallest
     }
@@ -100,12 +99,17 @@ public struct StandingHeights: Sendable {
     /// the person, half a step too short or too tall; the walkers seen on the same floor know
     /// better.
     public func placed(_ box: NormalizedRect) -> NormalizedRect {
-        let foot = box.y + box.height
-        guard configuration.pull > 0, box.height > 0, foot < 1 - configuration.bottomMargin,
-              let h = height(atFoot: foot) else { return box }
+        guard configuration.pull > 0, box.height > 0, let h = height(of: box) else { return box }
         let scale = pow(h / box.height, configuration.pull)
         let width = box.width * scale, height = box.height * scale
-        return NormalizedRect(x: box.x + (box.width - width) / 2, y: foot - height, width: width, height: height)
+        return NormalizedRect(x: box.x + (box.width - width) / 2, y: box.y + box.height - height, width: width, height: height)
+    }
+
+    /// The line's height at the feet of `box`; `nil` where it says nothing or the frame's bottom
+    /// edge cuts the box.
+    private func height(of box: NormalizedRect) -> Double? {
+        let foot = box.y + box.height
+        return foot < 1 - configuration.bottomMargin ? height(atFoot: foot) : nil
     }
 
     /// `observations` with the bodies judged by the line: a body box it refuses (``allows(_:)``)
