@@ -4,13 +4,14 @@
 // exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
 // do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
 // and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
-// the other's samples near the true edges (what the outline is worth), and from the exact
+// the other's samples near the true edges (what the outline is worth), the refined map with one
+// kind of outline sample exact (`withExact`: what mending that kind alone is worth), and from the exact
 // disparity — each rendered as `cinegraph render` does (the renderer's guided upsampling of a coarse
 // map), and the refined and averaged maps also read bilinearly (the renderer before it); PSNR of
 // each render against the exact one over the whole frame and within 12 px of the true depth
 // edges; how much a still background breathes (`breathing`); the refinement's cost and the
 // render's with and without the guided upsampling; and the same comparison on a real pair with its
-// ground truth (the Middlebury motorcycle, `realPhotoDepth`). The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …)
+// ground truth (the Middlebury motorcycle, `realPhotoDepth`). The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …; `all`: every judged frame of every seed, in a folder each)
 // (or `DEPTH_DUMP_SEED`'s) as pictures (frame, maps, renders, their difference); `BREATH_ONLY=1`
 // measures the breathing alone.
 import CineGStreamer
@@ -46,6 +47,8 @@ func runDepthBench() throws {
             ("refined, but exact within 2 samples of true edges", []), ("exact averaged, but refined within 2 samples of true edges", []),
             ("matcher + person refinement, the renderer's bilinear map (no guided upsampling)", []),
             ("exact averaged, the renderer's bilinear map", []),
+            ("refined, exact outline samples in the stereo border", []), ("refined, exact outline samples on the near side", []),
+            ("refined, exact outline samples left of the near side", []), ("refined, exact other outline samples", []),
         ]
 
         var edges = StereoEdgeRefiner()
@@ -77,6 +80,8 @@ func runDepthBench() throws {
                 edges.refine(averaged, left: left, right: right),
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
                 better, averaged,
+                withExact(better, averaged, .border), withExact(better, averaged, .nearSide), withExact(better, averaged, .leftOfNear),
+                withExact(better, averaged, .otherFar),
             ]
             for (renderer, k) in [(timedBilinear, 0), (timedGuided, 1)] {
                 let t = DispatchTime.now().uptimeNanoseconds
@@ -84,9 +89,16 @@ func runDepthBench() throws {
                 renderCosts[k].append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
             }
             for (k, m) in maps.enumerated() {
-                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: k >= maps.count - 2 ? bilinear : .init()))
+                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: (maps.count - 6..<maps.count - 4).contains(k) ? bilinear : .init()))
             }
-            if let dump, seed == UInt64(ProcessInfo.processInfo.environment["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(ProcessInfo.processInfo.environment["DEPTH_DUMP_FRAME"] ?? "160") { try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearFrom: maps.count - 2) }
+            if let dump {
+                let env = ProcessInfo.processInfo.environment
+                if env["DEPTH_DUMP_FRAME"] == "all" {
+                    try dumpPictures("\(dump)/seed\(seed)-frame\(frame)", frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: maps.count - 6..<maps.count - 4)
+                } else if seed == UInt64(env["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(env["DEPTH_DUMP_FRAME"] ?? "160") {
+                    try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: maps.count - 6..<maps.count - 4)
+                }
+            }
         }
         for (name, all) in rows {
             let m = DepthRenderComparison.mean(all)
@@ -149,7 +161,7 @@ private func boxAverage(_ values: Image, factor f: Int) -> Image {
 /// Writes the frame's luma, the person matte, each map (grey, near = bright) and the renders' luma difference
 /// (×8) as PGM files in `folder`.
 private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap], matte: Image,
-                          bilinearFrom: Int) throws {
+                          bilinearMaps: Range<Int>) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     func pgm(_ name: String, _ w: Int, _ h: Int, _ pixel: (Int, Int) -> UInt8) throws {
         var data = Data("P5\n\(w) \(h)\n255\n".utf8)
@@ -176,7 +188,7 @@ private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, m
     var bilinear = BokehRenderer.Settings()
     bilinear.guidedUpsampling = false
     let renders = try ([exact] + maps).enumerated().map { k, m in
-        try BokehRenderer(settings: k > bilinearFrom ? bilinear : .init()).render(frame, disparity: m, focusDisparity: focus, fNumber: 2.8)
+        try BokehRenderer(settings: bilinearMaps.contains(k - 1) ? bilinear : .init()).render(frame, disparity: m, focusDisparity: focus, fNumber: 2.8)
     }
     for (k, r) in renders.enumerated() {
         try pgm("render\(k)", frame.width, frame.height) { x, y in r.plane(0).row(y, as: UInt8.self)[x] }
@@ -309,4 +321,36 @@ func realPhotoDepth() throws {
         report("real photo (Middlebury motorcycle, \(map.values.width)×\(map.values.height) map), \(name): whole frame / depth edges PSNR",
                String(format: "%.1f dB / %.1f dB, %.1f %% of edge pixels off by > 10 levels", c.wholePSNR, c.edgePSNR, 100 * c.edgeOffShare))
     }
+}
+
+/// The outline samples of a map (within 2 samples of a step of the truth), in four kinds.
+enum OutlineKind { case border, nearSide, leftOfNear, otherFar }
+
+/// `base` with one kind of outline sample taken from `truth` (the exact disparity averaged to
+/// the map's grid): what mending that kind alone is worth. The kinds: samples in the first
+/// 64 px (the stereo border); on the near side of a step; on the far side with the near side
+/// within 2 samples to their right (where the far side is hidden from the right camera); the
+/// other far-side samples.
+func withExact(_ base: DisparityMap, _ truth: DisparityMap, _ kind: OutlineKind) -> DisparityMap {
+    let w = base.values.width, h = base.values.height
+    let out = base.values.copy()
+    let t = truth.values.plane(0)
+    let unit = base.referenceWidth / w
+    func v(_ x: Int, _ y: Int) -> Float { t.row(y, as: Float.self)[x] }
+    for y in 0..<h {
+        for x in 0..<w {
+            var edge = false, nearest: Float = -1, nearRight = false
+            for yy in max(0, y - 2)...min(h - 1, y + 2) {
+                for xx in max(0, x - 2)...min(w - 1, x + 2) {
+                    if abs(v(xx, yy) - v(x, y)) > 2 { edge = true }
+                    nearest = max(nearest, v(xx, yy))
+                }
+            }
+            for xx in (x + 1)..<min(w, x + 3) where v(xx, y) > v(x, y) + 2 { nearRight = true }
+            guard edge else { continue }
+            let k: OutlineKind = x * unit < 64 ? .border : v(x, y) >= nearest - 1 ? .nearSide : nearRight ? .leftOfNear : .otherFar
+            if k == kind { out.plane(0).row(y, as: Float.self)[x] = v(x, y) }
+        }
+    }
+    return DisparityMap(values: out, referenceWidth: base.referenceWidth, referenceHeight: base.referenceHeight)
 }

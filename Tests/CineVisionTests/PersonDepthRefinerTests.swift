@@ -216,6 +216,33 @@ import Testing
         for x in [1, 5, 10, 20] { #expect(abs(value(out, x, 20) - 40) < 0.5, "column \(x): \(value(out, x, 20))") }
     }
 
+    /// A person a few samples from the frame's left edge: the wall left of them is in the stereo
+    /// border (unseen by the right camera), and the matcher carries the person's depth out to the
+    /// edge, unconfidently. Those samples take the wall's depth found above them; the same row
+    /// beside a person far from the edge keeps the ordinary rule, and the person keeps theirs.
+    @Test func theWallInTheStereoBorderLeftOfAPersonTakesTheWallsDepth() {
+        let w = 64, h = 36
+        let values = Image(width: w, height: h, format: .float32), confidence = Image(width: w, height: h, format: .gray8)
+        let matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), c = confidence.plane(0).row(y, as: UInt8.self)
+            let m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let person = (8..<28).contains(x) && y >= 12          // 40 px of disparity: 10 samples unseen
+                row[x] = person || (x < 8 && y >= 12) ? 40 : 6          // the border fill carries 40 to the edge
+                c[x] = x < 8 && y >= 12 ? 0 : 200
+                m[x] = person ? 255 : 0
+            }
+        }
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(DisparityMap(values: values, confidence: confidence, referenceWidth: w * 4, referenceHeight: h * 4),
+                                 matte: matte)
+        for y in [14, 24, 34] {
+            for x in 0..<8 { #expect(value(out, x, y) == 6, "(\(x), \(y)): \(value(out, x, y))") }
+            for x in 9..<27 { #expect(abs(value(out, x, y) - 40) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
+        }
+    }
+
     /// One person standing in front of another, whose head shows above and beside theirs: the
     /// region's outline peaks only at the head behind. The head in front is a peak of what lies
     /// nearer, and a torso the picture cannot tell apart (flat here) takes its own head's depth,

@@ -255,7 +255,8 @@ public struct PersonDepthRefiner: Sendable {
                 }
                 for k in found.indices where trusted[k] {
                     surfaces.append(found[k])
-                    giveBackFattening(region: region, surface: found[k], d: &d, width: w, height: h)
+                    giveBackFattening(region: region, surface: found[k], d: &d, decided: &fitted, confidence: map.confidence, width: w, height: h,
+                                      sampleWidth: sampleWidth)
                 }
                 if settings.outlineByTheViews, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
                    [.i420, .nv12, .gray8].contains(right.format) {
@@ -880,7 +881,8 @@ public struct PersonDepthRefiner: Sendable {
 
     /// Background samples beside the region that carry the person's depth (the matcher's
     /// fattening) take the disparity of the background beyond them on their row.
-    private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], width w: Int, height h: Int) {
+    private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], decided: inout [Bool], confidence: Image?, width w: Int, height h: Int,
+                                   sampleWidth: Float) {
         let reach = settings.reach, tol = settings.fatteningTolerance
         for y in region.minY...region.maxY {
             let base = y * w
@@ -889,6 +891,10 @@ public struct PersonDepthRefiner: Sendable {
                 for dir in stride(from: -1, through: 1, by: 2) {
                     let nx = x + dir
                     guard nx >= 0, nx < w, labels[base + nx] != region.label, person[base + nx] < settings.personLevel else { continue }
+                    if dir < 0, giveBackTheBorder(row: y, from: x, surface: surface, d: &d, decided: &decided, confidence: confidence, width: w, height: h,
+                                                     sampleWidth: sampleWidth) {
+                        continue
+                    }
                     // The background value beyond the fattened run.
                     var beyond: Float?
                     var k = 1
@@ -907,6 +913,42 @@ public struct PersonDepthRefiner: Sendable {
                 }
             }
         }
+    }
+
+    /// Left of a person near the frame's left edge the right camera sees nothing (the stereo
+    /// border: a left pixel at `x` has no match when `x` is under its disparity), and the matcher
+    /// carries the person's depth out to the edge. Outside the matte that is the background:
+    /// the samples of the row left of `x` that are no person and carry the person's depth take
+    /// the median of the background found above or below each of them (the nearest confident
+    /// sample of its column outside people and behind the person). Returns whether the row's
+    /// edge lies in the border (and was handled here).
+    private func giveBackTheBorder(row y: Int, from x: Int, surface: Surface, d: inout [Float], decided: inout [Bool], confidence: Image?,
+                                   width w: Int, height h: Int, sampleWidth: Float) -> Bool {
+        // Only where the person's own edge lies in the border (with a sample to spare).
+        guard x > 0, Float(x - 1) * sampleWidth <= surface.disparity(x, y) else { return false }
+        let tol = settings.fatteningTolerance, minimum = settings.minimumConfidence
+        func background(_ bx: Int, _ ny: Int) -> Float? {
+            let j = ny * w + bx, v = d[j]
+            guard labels[j] == 0, person[j] < settings.personLevel, v.isFinite, v < surface.disparity(bx, y) - 3 * tol,
+                  confidence.map({ $0.plane(0).row(ny, as: UInt8.self)[bx] >= minimum }) ?? true else { return nil }
+            return v
+        }
+        var run: [Int] = [], found: [Float] = []
+        for bx in 0..<x {
+            let i = y * w + bx
+            guard labels[i] == 0, person[i] < settings.personLevel, abs(d[i] - surface.disparity(bx, y)) <= 2 * tol else { continue }
+            run.append(i)
+            search: for step in 1..<h {
+                for ny in [y - step, y + step] where ny >= 0 && ny < h {
+                    if let v = background(bx, ny) { found.append(v); break search }
+                }
+            }
+        }
+        if !found.isEmpty {
+            let value = Self.median(found)
+            for i in run { d[i] = value; decided[i] = true }
+        }
+        return true
     }
 
     /// Still samples outside people lean on their last value; moving ones follow at once.
