@@ -335,15 +335,15 @@ import Testing
     /// the person's disparity (20), the wall behind is at 5. The views say half its pixels are
     /// the person's, so it becomes the blend; the samples beside it stay what they are. Without
     /// the right view (or with the step off) it keeps the person's depth.
-    @Test func anOutlineSampleIsBlendedInTheShareTheViewsGiveIt() {
-        let w = 80, h = 48, W = 320, H = 192
-        var seed: UInt32 = 11
+    /// 320×192 views of a textured person (full-resolution `columns`, from row 24) at disparity
+    /// 20 in front of a textured wall at 5.
+    private func personOnAWall(columns: Range<Int>, seed start: UInt32) -> (left: Image, right: Image) {
+        let W = 320, H = 192
+        var seed = start
         func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(30 + (seed >> 24) % 190) }
         var wall = [UInt8](repeating: 0, count: W * H), coat = wall
         for i in 0..<(W * H) { wall[i] = noise(); coat[i] = noise() }
-        // The person covers full-resolution columns 40..<162 from row 24: sample 40 (columns
-        // 160–163) is half person.
-        func isPerson(_ x: Int, _ y: Int) -> Bool { y >= 24 && (40..<162).contains(x) }
+        func isPerson(_ x: Int, _ y: Int) -> Bool { y >= 24 && columns.contains(x) }
         let left = Image(width: W, height: H, format: .gray8), right = Image(width: W, height: H, format: .gray8)
         for y in 0..<H {
             let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
@@ -352,16 +352,44 @@ import Testing
                 if x + 20 < W, isPerson(x + 20, y) { r[x] = coat[y * W + x + 20] } else { r[x] = wall[y * W + min(W - 1, x + 5)] }
             }
         }
-        let values = Image(width: w, height: h, format: .float32), matte = Image(width: w, height: h, format: .gray8)
-        for y in 0..<h {
-            let row = values.plane(0).row(y, as: Float.self), m = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<w {
-                let person = y >= 6 && (10...40).contains(x)
-                row[x] = person ? 20 : 5
-                m[x] = person ? 255 : 0
-            }
+        return (left, right)
+    }
+
+    /// Left of a person the wall is hidden from the right camera, so the test of which depth
+    /// matches better says nothing there. The matte one sample too wide and the matcher's
+    /// fattening one more left a ring of the person's depth on the wall; the person's own pixels
+    /// match at their depth and the hidden wall's do not, and that places the edge.
+    @Test func aLeftOutlineIsPlacedWhereThePersonsPixelsBeginToMatch() {
+        let w = 80, h = 48
+        // The person covers full-resolution columns 42..<162 from row 24 at disparity 20, the
+        // wall is at 5: sample 10 (columns 40–43) is half person.
+        let (left, right) = personOnAWall(columns: 42..<162, seed: 5)
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            let person = y >= 6 && (9...40).contains(x)
+            return (person || (y >= 6 && x == 8) ? 20 : 5, person)
         }
-        let map = DisparityMap(values: values, referenceWidth: W, referenceHeight: H)
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte, image: left, right: right)
+        for y in [12, 24, 36, 44] {
+            #expect(abs(value(out, 8, y) - 5) < 0.5, "(8, \(y)): \(value(out, 8, y))")
+            #expect(abs(value(out, 9, y) - 5) < 0.5, "(9, \(y)): \(value(out, 9, y))")
+            #expect(abs(value(out, 10, y) - 12.5) < 2, "(10, \(y)): \(value(out, 10, y))")
+            #expect(abs(value(out, 11, y) - 20) < 0.5, "(11, \(y)): \(value(out, 11, y))")
+        }
+        var off = PersonDepthRefiner()
+        off.settings.leftOutlineReach = 0
+        #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 9, 24) - 20) < 0.5)
+    }
+
+    @Test func anOutlineSampleIsBlendedInTheShareTheViewsGiveIt() {
+        let w = 80, h = 48
+        // The person covers full-resolution columns 40..<162 from row 24: sample 40 (columns
+        // 160–163) is half person.
+        let (left, right) = personOnAWall(columns: 40..<162, seed: 11)
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            let person = y >= 6 && (10...40).contains(x)
+            return (person ? 20 : 5, person)
+        }
         var refiner = PersonDepthRefiner()
         let out = refiner.refine(map, matte: matte, image: left, right: right)
         for y in [12, 24, 36, 44] {
