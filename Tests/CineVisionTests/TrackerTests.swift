@@ -54,6 +54,35 @@ struct TrackerTests {
         #expect(back.contains { $0.id == id && abs($0.bounds.height - 0.2) < 0.02 }, "\(back)")
     }
 
+    @Test func twoWalkersLostWhileCrossingComeOutWithTheirOwnIDs() {
+        // A near walker (0.2 tall) and a far one (0.14) are lost for a few rounds while one hides
+        // the other, and come out each nearer the other's last place: the one of the track's size
+        // takes it back, not the nearest.
+        var tracker = ObjectTracker()
+        func box(x: Double, height: Double) -> TrackerObservation {
+            TrackerObservation(type: .humanBody, bounds: NormalizedRect(x: x - 0.2 * height, y: 0.3, width: 0.4 * height, height: height),
+                               confidence: 0.9)
+        }
+        var out: [Detection] = []
+        for _ in 0..<3 { out = tracker.update([box(x: 0.50, height: 0.2), box(x: 0.56, height: 0.14)]) }
+        let near = out.first { $0.bounds.height > 0.17 }!.id, far = out.first { $0.bounds.height < 0.17 }!.id
+        for _ in 0..<4 { _ = tracker.update([]) }
+        out = tracker.update([box(x: 0.62, height: 0.2), box(x: 0.44, height: 0.14)])
+        #expect(out.first { $0.bounds.height > 0.17 }?.id == near, "\(out)")
+        #expect(out.first { $0.bounds.height < 0.17 }?.id == far, "\(out)")
+    }
+
+    @Test func aBodysHeightFollowsItsBoxesSlowly() {
+        // A walker 0.2 tall; one round the detector's window is half as tall again (a window
+        // over the walker and a post): the track's box grows by 30 % of that, not 70 %.
+        var tracker = ObjectTracker()
+        let walker = NormalizedRect(x: 0.3, y: 0.4, width: 0.08, height: 0.2)
+        for _ in 0..<3 { _ = tracker.update([TrackerObservation(type: .humanBody, bounds: walker, confidence: 0.9)]) }
+        let tall = NormalizedRect(x: 0.28, y: 0.3, width: 0.12, height: 0.3)
+        let out = tracker.update([TrackerObservation(type: .humanBody, bounds: tall, confidence: 0.9)])
+        #expect(out.count == 1 && abs(out[0].bounds.height - 0.23) < 0.005, "\(out)")
+    }
+
     @Test func testIDsSurviveACrossingOfTwoSubjects() throws {
         var cfg = SyntheticScene.Configuration(width: 320, height: 180, fps: 15, seed: 1)
         cfg.subjectCount = 2

@@ -81,6 +81,11 @@ public struct ObjectTracker: Sendable {
         public var untrustedLeftBorder = 0.1
         /// Position smoothing (alpha-beta filter): weight of a new measurement.
         public var alpha = 0.7
+        /// Size smoothing of bodies: weight of a new measurement. A walker's height changes
+        /// slowly, a body detector's boxes jump between its window sizes, and a box over two
+        /// people crossing would otherwise grow the track round by round within
+        /// ``bodyHeightGate`` until it fits neither.
+        public var bodySizeAlpha = 0.3
         /// Velocity smoothing: weight of a new velocity measurement.
         public var beta = 0.3
         /// Missed face rounds, while its body is still tracked, after which the face is reported as looking away.
@@ -320,7 +325,8 @@ public struct ObjectTracker: Sendable {
     /// Matches unmatched high-confidence observations to unmatched tracks (missed now or in
     /// earlier rounds: a face turning, leaving through the frame's edge, coming back): same
     /// type, centres within ``Configuration/reidentifyDistance`` box sizes, sizes within 2×,
-    /// disparities within the gate; the nearest pairs win (optimal assignment).
+    /// disparities within the gate; the nearest pairs of the most similar sizes win (optimal
+    /// assignment).
     private mutating func reidentify(_ obs: [TrackerObservation], trackUsed: inout [Bool], obsUsed: inout [Bool],
                                      disparity: DisparityMap?) {
         let c = configuration
@@ -343,7 +349,9 @@ public struct ObjectTracker: Sendable {
                 // motion took it.
                 let reach = (look ?? .infinity) <= c.appearanceGate / 2
                     ? max(c.reidentifyDistance, c.reidentifyByLookDistance) : c.reidentifyDistance
-                if distance < reach { scores[a][b] = 1 - distance / reach + 1e-9 }
+                // Of two lost walkers near a found one, the one of its size: two people crossing
+                // at different distances, lost while one hid the other, come out with their own IDs.
+                if distance < reach { scores[a][b] = (1 - distance / reach) * (min(ratio, 1 / ratio) - 0.5) / 0.5 + 1e-9 }
             }
         }
         for p in OptimalAssignment.maximise(scores) {
@@ -464,8 +472,9 @@ public struct ObjectTracker: Sendable {
         tracks[i].cy += c.alpha * ry
         tracks[i].vx += c.beta * rx / n
         tracks[i].vy += c.beta * ry / n
-        tracks[i].w += c.alpha * (b.width - tracks[i].w)
-        tracks[i].h += c.alpha * (b.height - tracks[i].h)
+        let size = tracks[i].type == .humanBody ? c.bodySizeAlpha : c.alpha
+        tracks[i].w += size * (b.width - tracks[i].w)
+        tracks[i].h += size * (b.height - tracks[i].h)
         tracks[i].framesSinceUpdate = 0
     }
 
