@@ -72,6 +72,30 @@ struct TrackerTests {
         #expect(out.first { $0.bounds.height < 0.17 }?.id == far, "\(out)")
     }
 
+    @Test func aWalkerMissedOnceIsNotFoundAgainOnAPostBesideThem() {
+        // A walker missed for one round: a window 1.2 box sizes away (a post) does not take their
+        // track; after three missed rounds the same window may.
+        func walkerAndPost(misses: Int, perMiss: Double = ObjectTracker.Configuration().reidentifyPerMiss) -> (walker: Int, post: Int?) {
+            var c = ObjectTracker.Configuration()
+            c.reidentifyPerMiss = perMiss
+            var tracker = ObjectTracker(configuration: c)
+            let walker = NormalizedRect(x: 0.5, y: 0.4, width: 0.08, height: 0.2)
+            var id = 0
+            for _ in 0..<3 { id = tracker.update([TrackerObservation(type: .humanBody, bounds: walker, confidence: 0.9)])[0].id }
+            for _ in 0..<misses { _ = tracker.update([]) }
+            let post = NormalizedRect(x: 0.5, y: 0.64, width: 0.08, height: 0.2)   // 0.24 below: 1.2 box sizes
+            let out = tracker.update([TrackerObservation(type: .humanBody, bounds: post, confidence: 0.9)])
+            // The box reported on the post, if any (the walker's may still coast where they were).
+            return (id, out.first { abs($0.bounds.y - 0.64) < 0.01 }?.id)
+        }
+        let once = walkerAndPost(misses: 1), thrice = walkerAndPost(misses: 3)
+        #expect(once.post != once.walker, "\(once)")
+        #expect(thrice.post == thrice.walker, "\(thrice)")
+        // Without the limit, one miss was enough.
+        let unlimited = walkerAndPost(misses: 1, perMiss: 100)
+        #expect(unlimited.post == unlimited.walker, "\(unlimited)")
+    }
+
     @Test func aBodysHeightFollowsItsBoxesSlowly() {
         // A walker 0.2 tall; one round the detector's window is half as tall again (a window
         // over the walker and a post): the track's box grows by 30 % of that, not 70 %.

@@ -42,6 +42,11 @@ public struct ObjectTracker: Sendable {
         /// How far a lost track whose look agrees (within half the gate) may be found again, in
         /// box sizes from where its motion took it.
         public var reidentifyByLookDistance = 4.0
+        /// How far a lost track may be found again grows with the rounds it has been missed:
+        /// at most this many box sizes for each (with the reaches above as the limits). One round
+        /// after a miss the track's motion still says where it is; a window on a post 1.3 box
+        /// sizes away took a walker's track after a single missed round, and kept it.
+        public var reidentifyPerMiss = 0.5
         /// How much of a matched observation's look a track learns each round (only from boxes
         /// no other observation overlaps: a crossing mixes two people's colours).
         public var appearanceRate: Float = 0.3
@@ -348,7 +353,8 @@ public struct ObjectTracker: Sendable {
                 // A close look lets a walk lost for a while be found farther from where its
                 // motion took it.
                 let reach = (look ?? .infinity) <= c.appearanceGate / 2
-                    ? max(c.reidentifyDistance, c.reidentifyByLookDistance) : c.reidentifyDistance
+                    ? max(c.reidentifyDistance, c.reidentifyByLookDistance)
+                    : min(c.reidentifyDistance, c.reidentifyPerMiss * Double(t.misses + 1))
                 // Of two lost walkers near a found one, the one of its size: two people crossing
                 // at different distances, lost while one hid the other, come out with their own IDs.
                 if distance < reach { scores[a][b] = (1 - distance / reach) * (min(ratio, 1 / ratio) - 0.5) / 0.5 + 1e-9 }
