@@ -948,7 +948,10 @@ public struct PersonDepthRefiner: Sendable {
         let ys = max(1, rows.lowerBound)..<min(left.height - 1, max(rows.upperBound, rows.lowerBound + 1))
         guard lo < hi, !ys.isEmpty else { return from }
         let s = Int(shift.rounded())
-        var gain = [Float](repeating: 0, count: hi - lo), step = [Float](repeating: 0, count: hi - lo)
+        // (Two small scratch rows on the stack: this runs for every row of every left outline.)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * (hi - lo)) { scratch in
+        let gain = UnsafeMutableBufferPointer(rebasing: scratch[0..<(hi - lo)])
+        let step = UnsafeMutableBufferPointer(rebasing: scratch[(hi - lo)...])
         for x in lo..<hi {
             var cost: Float = 0, n: Float = 0, jump: Float = 0
             for y in ys {
@@ -973,6 +976,7 @@ public struct PersonDepthRefiner: Sendable {
             before += gain[x - lo]
         }
         return best
+        }
     }
 
     /// Background samples beside the region that carry the person's depth (the matcher's
@@ -1035,7 +1039,7 @@ public struct PersonDepthRefiner: Sendable {
             guard labels[i] == 0, person[i] < settings.personLevel, abs(d[i] - surface.disparity(bx, y)) <= 2 * tol else { continue }
             run.append(i)
             search: for step in 1..<h {
-                for ny in [y - step, y + step] where ny >= 0 && ny < h {
+                for ny in stride(from: y - step, through: y + step, by: 2 * step) where ny >= 0 && ny < h {
                     if let v = background(bx, ny) { found.append(v); break search }
                 }
             }
