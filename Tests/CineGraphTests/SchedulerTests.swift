@@ -170,7 +170,9 @@ func run(loadTick: Double, _ text: String) throws -> (RunSummary, Events) {
         #expect(load.fields["level"] == "1" && load.fields["changes"] == "heavy.cost=0.002", "\(load)")
         // After the change the preview keeps up: its later packets are nearly all shown.
         let costs = events.all.filter { $0.node == "heavy" && $0.name == "cost" }.compactMap { $0.fields["v"] }
-        #expect(costs.first == "0.05" && costs.last == "0.002")
+        // (Lightened at least once: on a busy machine the controller may turn it up again, or
+        // further down, near the end of the run — a CI run once ended on another value.)
+        #expect(costs.first == "0.05" && costs.contains("0.002"), "\(costs)")
         #expect(events.values(from: "view").count > 100, "shown \(events.values(from: "view").count)")
     }
 
