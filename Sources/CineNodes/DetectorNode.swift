@@ -243,6 +243,10 @@ public struct DetectorNode: Node {
         palms = try makePalms()
         var c = ObjectTracker.Configuration()
         c.maxMisses = maxMisses
+        // The tracker's rounds of standing still are a second at every 3rd frame; the same
+        // second when the detector runs more or less often (`cinegraph detect` runs it on
+        // every frame of a movie).
+        c.stillRounds = max(1, c.stillRounds * 3 / every)
         tracker = ObjectTracker(configuration: c)
         follower = BodyFollower()
         heights = StandingHeights()
@@ -260,6 +264,7 @@ public struct DetectorNode: Node {
             heard = voice.latest(at: ctx.timestamp.seconds)  // a microphone's sound may lag its frame a little
         }
         var completed: [TrackerObservation]?
+        if image.height > 0 { tracker.configuration.frameAspect = Double(image.width) / Double(image.height) }
         if lastDetection.map({ ctx.frameIndex - $0 >= every }) ?? true {
             lastDetection = ctx.frameIndex
             // The learned models see the whole frame in a few milliseconds: no spreading.

@@ -9,7 +9,7 @@ import CineMedia
 /// Each frame call ``update(_:disparity:)`` with the detector's observations, or
 /// ``predict(disparity:)`` on frames where the detector did not run (detection every N
 /// frames). Association is ByteTrack's: high-confidence observations are matched to every
-/// track by IoU with the predicted boxes, then remaining tracks to low-confidence observations;
+/// track by IoU with the predicted boxes (a body's weighed by how alike the heights are), then remaining tracks to low-confidence observations;
 /// pairs whose disparities disagree are never matched (so two subjects crossing at different
 /// depths keep their IDs), nor bodies whose looks differ (``PersonAppearance``,
 /// ``Configuration/appearanceGate``: two walkers crossing at one depth, or one walking in
@@ -50,6 +50,12 @@ public struct ObjectTracker: Sendable {
         /// How much of a matched observation's look a track learns each round (only from boxes
         /// no other observation overlaps: a crossing mixes two people's colours).
         public var appearanceRate: Float = 0.3
+        /// A body detector's box more than this factor taller or shorter than its walker's track
+        /// moves the track to where its feet are, not its size (``bodyMeasurement``). 0 = off.
+        public var bodyOutlierRatio = 1.25
+        /// The frame's width over its height: the boxes are in shares of each, and how far a lost
+        /// track may be found again is measured in box sizes on the picture.
+        public var frameAspect = 1.0
         /// Detection rounds a track survives without a match (then its ID is retired).
         public var maxMisses = 20
         /// Detection rounds a missed track is still reported (coasting on its motion).
@@ -67,7 +73,8 @@ public struct ObjectTracker: Sendable {
         public var confirmingMotion = 0.5
         /// Detection rounds such a track is still reported after it last moved that far (10: 1 s
         /// at every 3 and 30 fps): a box left on a pole by someone walking past stops being
-        /// reported, and so does someone who stands still, until they walk on.
+        /// reported, and so does someone who stands still, until they walk on. The detector node
+        /// scales it to its own interval (a second at any `every`).
         public var stillRounds = 10
         /// A track started by an observation that ``TrackerObservation/mustMove`` this sure
         /// (a window that is a person in nearly every bench) is reported at once, as if it had
@@ -309,7 +316,11 @@ public struct ObjectTracker: Sendable {
                     guard ratio < configuration.bodyHeightGate && ratio > 1 / configuration.bodyHeightGate else { continue }
                 }
                 let iou = Self.iou(t.rect, o.bounds)
-                if iou >= minIoU { scores[a][b] = iou }
+                guard iou >= minIoU else { continue }
+                // Of two walkers' tracks under one box, the one of its height: IoU alone favours
+                // the smaller track inside a larger box.
+                let r = o.bounds.height / max(t.h, 1e-9)
+                scores[a][b] = t.type == .humanBody ? iou * min(r, 1 / r) : iou
             }
         }
         let pairs = OptimalAssignment.maximise(scores).map { (t: open[$0.row], o: candidates[$0.column]) }
@@ -317,7 +328,7 @@ public struct ObjectTracker: Sendable {
             trackUsed[p.t] = true
             obsUsed[p.o] = true
             let o = obs[p.o]
-            correct(p.t, o.bounds)
+            correct(p.t, o.mustMove && o.type == .humanBody ? bodyMeasurement(p.t, o.bounds) : o.bounds)
             learnLook(p.t, from: p.o, of: obs)
             tracks[p.t].hits += 1
             tracks[p.t].confidence = o.confidence
@@ -325,6 +336,18 @@ public struct ObjectTracker: Sendable {
             tracks[p.t].mouthOpening = o.mouthOpening
             refreshDisparity(p.t, observed: o, map: disparity)
         }
+    }
+
+    /// What a body detector's box `b`, matched to body track `i`, says of the walker: the box
+    /// itself, or, when its height is more than ``Configuration/bodyOutlierRatio`` off the
+    /// track's, a box of the track's size standing where its feet are. A walker's height changes
+    /// slowly; a window over a walker and the post above them, or over their legs, does not say
+    /// how tall they are, and a track that grew round by round with such windows fitted neither
+    /// the walker nor anyone when the walker stepped out from beside the post.
+    private func bodyMeasurement(_ i: Int, _ b: NormalizedRect) -> NormalizedRect {
+        let t = tracks[i], ratio = b.height / max(t.h, 1e-9), limit = configuration.bodyOutlierRatio
+        guard limit > 1, ratio > limit || ratio < 1 / limit else { return b }
+        return NormalizedRect(x: b.x + b.width / 2 - t.w / 2, y: b.y + b.height - t.h, width: t.w, height: t.h)
     }
 
     /// Matches unmatched high-confidence observations to unmatched tracks (missed now or in
@@ -346,9 +369,11 @@ public struct ObjectTracker: Sendable {
                 let o = obs[j].bounds
                 let look = lookDistance(t, obs[j])
                 if !agrees(t, obs[j], map: disparity) || (look ?? 0) > c.appearanceGate { continue }
-                let size = max(t.w, t.h, 1e-6), ratio = max(o.width, o.height) / size
+                // Distances and sizes in frame heights (normalised x times the frame's aspect).
+                let aspect = c.frameAspect
+                let size = max(t.w * aspect, t.h, 1e-6), ratio = max(o.width * aspect, o.height) / size
                 guard ratio > 0.5 && ratio < 2 else { continue }
-                let dx = o.x + o.width / 2 - t.cx, dy = o.y + o.height / 2 - t.cy
+                let dx = (o.x + o.width / 2 - t.cx) * aspect, dy = o.y + o.height / 2 - t.cy
                 let distance = (dx * dx + dy * dy).squareRoot() / size
                 // A close look lets a walk lost for a while be found farther from where its
                 // motion took it.
