@@ -9,13 +9,13 @@ import CineMedia
 /// Each frame call ``update(_:disparity:)`` with the detector's observations, or
 /// ``predict(disparity:)`` on frames where the detector did not run (detection every N
 /// frames). Association is ByteTrack's: high-confidence observations are matched to every
-/// track by IoU with the predicted boxes (a body's weighed by how alike the heights are), then remaining tracks to low-confidence observations;
-/// pairs whose disparities disagree are never matched (so two subjects crossing at different
-/// depths keep their IDs), nor bodies whose looks differ (``PersonAppearance``,
-/// ``Configuration/appearanceGate``: two walkers crossing at one depth, or one walking in
-/// where another was lost). Unmatched tracks coast on their velocity for up to
-/// ``Configuration/maxMisses`` detection rounds; new IDs go only to unmatched high-confidence
-/// observations. All state is in this value.
+/// track by IoU with the predicted boxes (a body's weighed by how alike the heights are), then
+/// remaining tracks to low-confidence observations; pairs whose disparities disagree are never
+/// matched (so two subjects crossing at different depths keep their IDs), nor bodies whose looks
+/// differ (``PersonAppearance``, ``Configuration/appearanceGate``: two walkers crossing at one
+/// depth, or one walking in where another was lost). Unmatched tracks coast on their velocity
+/// for up to ``Configuration/maxMisses`` detection rounds; new IDs go only to unmatched
+/// high-confidence observations. All state is in this value.
 public struct ObjectTracker: Sendable {
     /// Tuning.
     public struct Configuration: Sendable, Hashable {
