@@ -13,7 +13,7 @@
 // render's with and without the guided upsampling; and the same comparison on a real pair with its
 // ground truth (the Middlebury motorcycle, `realPhotoDepth`). The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …; `all`: every judged frame of every seed, in a folder each)
 // (or `DEPTH_DUMP_SEED`'s) as pictures (frame, maps, renders, their difference); `BREATH_ONLY=1`
-// measures the breathing alone.
+// measures the breathing alone; `DEPTH_FRAMES=1` prints each judged frame's figures for the refined map.
 import CineGStreamer
 import CineInference
 import CineMedia
@@ -90,6 +90,9 @@ func runDepthBench() throws {
             }
             for (k, m) in maps.enumerated() {
                 rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: (maps.count - 6..<maps.count - 4).contains(k) ? bilinear : .init()))
+            }
+            if ProcessInfo.processInfo.environment["DEPTH_FRAMES"] != nil, let c = rows[2].1.last {
+                print(String(format: "  seed %d frame %d refined: %.1f dB / %.1f dB, %.1f %% off", Int(seed), frame, c.wholePSNR, c.edgePSNR, 100 * c.edgeOffShare))
             }
             if let dump {
                 let env = ProcessInfo.processInfo.environment
@@ -170,6 +173,9 @@ private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, m
     }
     try pgm("frame", frame.width, frame.height) { x, y in frame.plane(0).row(y, as: UInt8.self)[x] }
     try pgm("matte", matte.width, matte.height) { x, y in matte.plane(0).row(y, as: UInt8.self)[x] }
+    if let c = maps[0].confidence {
+        try pgm("confidence", c.width, c.height) { x, y in c.plane(0).row(y, as: UInt8.self)[x] }
+    }
     for (k, m) in ([exact] + maps).enumerated() {
         let v = m.values
         try pgm("map\(k)", frame.width, frame.height) { x, y in

@@ -220,7 +220,10 @@ import Testing
     /// border (unseen by the right camera), and the matcher carries the person's depth out to the
     /// edge, unconfidently. Those samples take the wall's depth found above them; the same row
     /// beside a person far from the edge keeps the ordinary rule, and the person keeps theirs.
-    @Test func theWallInTheStereoBorderLeftOfAPersonTakesTheWallsDepth() {
+    /// The fill is no match: its value wanders from row to row (`wander` px a row, up to 4 px off
+    /// the person's 40), and it is the wall all the same.
+    @Test(arguments: [Float(0), 2])
+    func theWallInTheStereoBorderLeftOfAPersonTakesTheWallsDepth(wander: Float) {
         let w = 64, h = 36
         let values = Image(width: w, height: h, format: .float32), confidence = Image(width: w, height: h, format: .gray8)
         let matte = Image(width: w, height: h, format: .gray8)
@@ -229,7 +232,7 @@ import Testing
             let m = matte.plane(0).row(y, as: UInt8.self)
             for x in 0..<w {
                 let person = (8..<28).contains(x) && y >= 12          // 40 px of disparity: 10 samples unseen
-                row[x] = person || (x < 8 && y >= 12) ? 40 : 6          // the border fill carries 40 to the edge
+                row[x] = person ? 40 : x < 8 && y >= 12 ? 40 - wander * Float(y % 3) : 6   // the fill carries ~40 to the edge
                 c[x] = x < 8 && y >= 12 ? 0 : 200
                 m[x] = person ? 255 : 0
             }

@@ -80,6 +80,12 @@ public struct PersonDepthRefiner: Sendable {
         /// Weight of the picture's step (mean luma difference of three columns each side) in
         /// placing a left outline.
         public var leftOutlinePicture: Float = 3
+        /// Left of a person near the frame's left edge (the stereo border), how far from the
+        /// person's disparity, as a share of it, a sample outside the matte may be and still be
+        /// the matcher's fill rather than a match (see `refine`). The border has no match at
+        /// all: the fill's value wanders row by row (48 to 53 px beside a 54-px man on seed 3),
+        /// and at 2 × ``fatteningTolerance`` (3 px) every third row kept it.
+        public var borderShare: Float = 0.2
         /// Samples around a person searched for the matcher's fattening.
         public var reach = 4
         /// A background sample within this many pixels of disparity of the person's surface
@@ -1018,10 +1024,10 @@ public struct PersonDepthRefiner: Sendable {
     /// Left of a person near the frame's left edge the right camera sees nothing (the stereo
     /// border: a left pixel at `x` has no match when `x` is under its disparity), and the matcher
     /// carries the person's depth out to the edge. Outside the matte that is the background:
-    /// the samples of the row left of `x` that are no person and carry the person's depth take
-    /// the median of the background found above or below each of them (the nearest confident
-    /// sample of its column outside people and behind the person). Returns whether the row's
-    /// edge lies in the border (and was handled here).
+    /// the samples of the row left of `x` that are no person and carry the person's depth (within
+    /// ``Settings/borderShare`` of it) take the median of the background found above or below
+    /// each of them (the nearest confident sample of its column outside people and behind the
+    /// person). Returns whether the row's edge lies in the border (and was handled here).
     private func giveBackTheBorder(row y: Int, from x: Int, surface: Surface, d: inout [Float], decided: inout [Bool], confidence: Image?,
                                    width w: Int, height h: Int, sampleWidth: Float) -> Bool {
         // Only where the person's own edge lies in the border (with a sample to spare).
@@ -1036,7 +1042,8 @@ public struct PersonDepthRefiner: Sendable {
         var run: [Int] = [], found: [Float] = []
         for bx in 0..<x {
             let i = y * w + bx
-            guard labels[i] == 0, person[i] < settings.personLevel, abs(d[i] - surface.disparity(bx, y)) <= 2 * tol else { continue }
+            guard labels[i] == 0, person[i] < settings.personLevel,
+                  abs(d[i] - surface.disparity(bx, y)) <= max(2 * tol, settings.borderShare * surface.disparity(bx, y)) else { continue }
             run.append(i)
             search: for step in 1..<h {
                 for ny in stride(from: y - step, through: y + step, by: 2 * step) where ny >= 0 && ny < h {
