@@ -311,16 +311,15 @@ public struct ObjectTracker: Sendable {
             for (b, j) in candidates.enumerated() where t.type == obs[j].type {
                 let o = obs[j]
                 if !agrees(t, o, map: disparity) || (lookDistance(t, o) ?? 0) > configuration.appearanceGate { continue }
+                let ratio = o.bounds.height / max(t.h, 1e-9)
                 if t.type == .humanBody {
-                    let ratio = o.bounds.height / max(t.h, 1e-9)
                     guard ratio < configuration.bodyHeightGate && ratio > 1 / configuration.bodyHeightGate else { continue }
                 }
                 let iou = Self.iou(t.rect, o.bounds)
                 guard iou >= minIoU else { continue }
                 // Of two walkers' tracks under one box, the one of its height: IoU alone favours
                 // the smaller track inside a larger box.
-                let r = o.bounds.height / max(t.h, 1e-9)
-                scores[a][b] = t.type == .humanBody ? iou * min(r, 1 / r) : iou
+                scores[a][b] = t.type == .humanBody ? iou * min(ratio, 1 / ratio) : iou
             }
         }
         let pairs = OptimalAssignment.maximise(scores).map { (t: open[$0.row], o: candidates[$0.column]) }
