@@ -2,7 +2,7 @@
 // takes rendered from the stereo matcher's map (at its processing resolution, and upsampled to the
 // frame edge-aware), from that map refined with the person matte (PersonDepthRefiner), from the
 // exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
-// do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
+// do) and to twice it (what a map of twice the size could do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
 // and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
 // the other's samples near the true edges (what the outline is worth), the refined map with one
 // kind of outline sample exact (`withExact`: what mending that kind alone is worth), and from the exact
@@ -39,7 +39,7 @@ func runDepthBench() throws {
         var refiner = tunedRefiner()
         var rows: [(String, [DepthRenderComparison])] = [
             ("matcher (320×180)", []), ("matcher, edge-aware to 1280×720", []), ("matcher + person refinement", []),
-            ("exact disparity averaged to 320×180", []),
+            ("exact disparity averaged to 320×180", []), ("exact disparity averaged to 640×360 (a map of twice the size)", []),
             ("matcher + matte outline", []), ("matcher + person refinement + matte outline", []),
             ("exact averaged + matte outline", []),
             ("matcher + stereo edges", []), ("matcher + person refinement + stereo edges", []),
@@ -75,6 +75,7 @@ func runDepthBench() throws {
             }
             let maps = [
                 map, try edgeAware.match(left: left, right: right), better, averaged,
+                DisparityMap(values: boxAverage(truth, factor: 2), referenceWidth: w, referenceHeight: h),
                 drawn(map), drawn(better), drawn(averaged),
                 edges.refine(map, left: left, right: right), edges.refine(better, left: left, right: right),
                 edges.refine(averaged, left: left, right: right),
