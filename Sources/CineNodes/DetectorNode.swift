@@ -111,7 +111,7 @@ public struct DetectorNode: Node {
                "Keep a confirmed walker through the detection rounds the body detector misses them, by the look of their head and shoulders (BodyFollower; up to 15 rounds in a row)")
     public var followBodies: Bool
     @Parameter(default: true,
-               "Judge a body detector's box by the height a person standing where its feet are has, learnt from the walkers confirmed so far once 40 boxes of 3 walkers lie on one line (a still camera looking at a floor): refused under 0.6 or over 1.35 of it, else its height moved half-way to it (StandingHeights)")
+               "Judge a body detector's box by the height a person standing where its feet are has, learnt from the walkers confirmed so far once 40 boxes of 3 walkers lie on one line (a still camera looking at a floor): refused under 0.6 or over 1.35 of it, else its height moved half-way to it; HOG's windows of a refused height are dropped before they are grouped (StandingHeights)")
     public var standingHeights: Bool
     @Parameter(default: "palm_detection_lite.tflite",
                "Palm detector for showcase without a disparity map (MediaPipe Hands'; a name in .models/ or a path)")
@@ -303,7 +303,10 @@ public struct DetectorNode: Node {
             walkers.scan(image, into: &w.round)
             pendingWalkers = w.round.isComplete ? nil : w
             if w.round.isComplete {
-                for p in HOGPersonDetector.unseen(walkers.finish(w.round), by: w.poseBodies) {
+                // Windows of a height no one standing there has are dropped before grouping.
+                let heights = heights
+                let keep: ((NormalizedRect) -> Bool)? = standingHeights ? { heights.allows($0) } : nil
+                for p in HOGPersonDetector.unseen(walkers.finish(w.round, keeping: keep), by: w.poseBodies) {
                     // The threshold (body-score) maps to the tracker's 0.5; 0.55 under it to 0.1.
                     let confidence = 1 / (1 + exp(-4 * (p.score - bodyScore)))
                     var o = TrackerObservation(type: .humanBody, bounds: p.bounds, confidence: confidence, facing: .unknown)

@@ -4,7 +4,7 @@
 // starts is reported only while it moves.
 import CineInference
 import CineMedia
-import CineVision
+@testable import CineVision
 import Foundation
 import Testing
 
@@ -63,6 +63,23 @@ struct HOGPersonTests {
         #expect(people >= 15)
         #expect(Double(found) >= 0.6 * Double(people), "\(found) of \(people)")
         #expect(Double(wrong) <= 0.25 * Double(boxes), "\(wrong) of \(boxes) boxes on no one")
+    }
+
+    @Test func windowsOfAHeightNoOneStandingThereHasAreDroppedBeforeGrouping() throws {
+        // A walker's three windows, and a chain of ever taller windows, each like the one before
+        // (as over a walker and the sign above them): grouped, the chain stretches the walker's box.
+        let detector = try HOGPersonDetector()
+        var round = detector.begin(Image(width: 640, height: 480, format: .gray8))
+        let walker = (0..<3).map { CascadeRect(x: 100 + $0, y: 100, width: 64, height: 128) }
+        let chain = (1...5).map { k in CascadeRect(x: 100, y: 100 - 10 * k, width: 64 + 8 * k, height: 128 + 16 * k) }
+        round.hits = (walker + chain).map { ($0, Float(1)) }
+        round.done = round.parts
+        let tall = HOGPersonDetector.person(in: walker[0], width: 640, height: 480).height
+        let chained = try #require(detector.finish(round).first)
+        #expect(chained.bounds.height > 1.15 * tall, "\(chained)")
+        // Windows whose person is more than 15 % taller than the walker are refused: the walker's own box.
+        let alone = try #require(detector.finish(round, keeping: { $0.height <= 1.15 * tall }).first)
+        #expect(abs(alone.bounds.height / tall - 1) < 0.1, "\(alone)")
     }
 
     @Test func aCoefficientFileOfTheWrongSizeIsAClearError() throws {

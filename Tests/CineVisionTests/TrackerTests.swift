@@ -90,6 +90,26 @@ struct TrackerTests {
         #expect(out.first { $0.confidence > 0.8 }?.id == idA, "\(out)")
     }
 
+    @Test func oneBoxOverTwoWalkersGoesToTheWalkerWhoseRowItStandsOn() {
+        // Two walkers of one height side by side at different distances: a stands higher in the
+        // picture (farther) than b. The detector's box stands on b's row but overlaps a's box more.
+        var tracker = ObjectTracker()
+        let a = NormalizedRect(x: 0.50, y: 0.30, width: 0.03, height: 0.10)
+        let b = NormalizedRect(x: 0.53, y: 0.33, width: 0.03, height: 0.10)
+        var out: [Detection] = []
+        for _ in 0..<3 {
+            out = tracker.update([TrackerObservation(type: .humanBody, bounds: a, confidence: 0.9),
+                                  TrackerObservation(type: .humanBody, bounds: b, confidence: 0.9)])
+        }
+        let idA = out.first { $0.bounds.y < 0.315 }!.id, idB = out.first { $0.bounds.y > 0.315 }!.id
+        let box = NormalizedRect(x: 0.512, y: 0.33, width: 0.03, height: 0.10)
+        #expect(ObjectTracker.iou(box, a) > ObjectTracker.iou(box, b))
+        out = tracker.update([TrackerObservation(type: .humanBody, bounds: box, confidence: 0.9)])
+        // b's track moves to the box; a's coasts where it was.
+        #expect(out.first { $0.id == idB }.map { $0.bounds.x < 0.525 } == true, "\(out)")
+        #expect(out.first { $0.id == idA }.map { abs($0.bounds.x - 0.50) < 0.002 && abs($0.bounds.y - 0.30) < 0.002 } ?? true, "\(out)")
+    }
+
     @Test func aWindowOverAWalkerAndAPostDoesNotGrowTheirTrack() {
         // A walker (0.11 tall) passes a post: for ten rounds the detector's box covers them and the
         // post above them (0.17 tall, the same feet). When they step out, their own box is theirs.

@@ -157,22 +157,31 @@ public final class HOGPersonDetector: Sendable {
         round.done += 1
     }
 
-    /// The people a complete round found, best first.
-    public func finish(_ round: Round) -> [HOGPerson] {
-        let p = round.parameters, hits = round.hits, width = round.width, height = round.height
+    /// The people a complete round found, best first. With `keep`, a window whose person box
+    /// it refuses is dropped before the windows are grouped (``StandingHeights/allows(_:)``: a
+    /// window over a walker and the sign above them then cannot join the walker's windows to
+    /// the sign's).
+    public func finish(_ round: Round, keeping keep: ((NormalizedRect) -> Bool)? = nil) -> [HOGPerson] {
+        let p = round.parameters, width = round.width, height = round.height
+        let hits = keep.map { k in round.hits.filter { k(Self.person(in: $0.rect, width: width, height: height)) } } ?? round.hits
         let grouped = RectangleGrouping.group(hits.map(\.rect), minNeighbors: p.minNeighbors)
         var people: [HOGPerson] = grouped.rects.map { r in
             let best = hits.filter { RectangleGrouping.similar($0.rect, r, eps: 0.2) }.map(\.score).max() ?? Float(p.threshold)
-            let margin = Double(r.height) * (1 - Self.personHeight / Double(Self.windowHeight)) / 2
-            let personWidth = Double(r.width) * 0.53
-            let x = Double(r.x) + (Double(r.width) - personWidth) / 2
-            return HOGPerson(
-                bounds: NormalizedRect(x: x / Double(width), y: (Double(r.y) + margin) / Double(height),
-                                       width: personWidth / Double(width), height: (Double(r.height) - 2 * margin) / Double(height)),
-                score: Double(best))
+            return HOGPerson(bounds: Self.person(in: r, width: width, height: height), score: Double(best))
         }
         people.sort { $0.score > $1.score }
         return people.filter { p in !people.contains { Self.isPart(p.bounds, of: $0.bounds) } }
+    }
+
+    /// The person inside window `r` (pixels of a `width`×`height` frame), normalised: the
+    /// window's middle 53 % across, and its height less the margin the window keeps above the
+    /// head and below the feet.
+    static func person(in r: CascadeRect, width: Int, height: Int) -> NormalizedRect {
+        let margin = Double(r.height) * (1 - personHeight / Double(windowHeight)) / 2
+        let personWidth = Double(r.width) * 0.53
+        let x = Double(r.x) + (Double(r.width) - personWidth) / 2
+        return NormalizedRect(x: x / Double(width), y: (Double(r.y) + margin) / Double(height),
+                              width: personWidth / Double(width), height: (Double(r.height) - 2 * margin) / Double(height))
     }
 
     /// `image`'s red, green and blue planes (`width` bytes per row; the caller deallocates

@@ -85,6 +85,11 @@ public struct ObjectTracker: Sendable {
         /// to the next to match by overlap: a tall walker's legs look like a small walker to
         /// HOG, and the legs' box, inside the walker's, overlaps it enough to take its track.
         public var bodyHeightGate = 1.6
+        /// How far a body box's bottom edge may lie from a track's, as a share of the track's
+        /// height, before it hardly counts in matching by overlap (its score falls linearly to
+        /// 5 % there): two walkers crossing at different distances stand on different rows,
+        /// and a box on the nearer one overlaps the farther one's track as well.
+        public var feetReach = 0.5
         /// Relative disparity difference above which a track and an observation cannot match.
         public var disparityGate = 0.25
         /// Observations starting within this fraction of the frame's left edge are not gated by
@@ -317,9 +322,10 @@ public struct ObjectTracker: Sendable {
                 }
                 let iou = Self.iou(t.rect, o.bounds)
                 guard iou >= minIoU else { continue }
-                // Of two walkers' tracks under one box, the one of its height: IoU alone favours
-                // the smaller track inside a larger box.
-                scores[a][b] = t.type == .humanBody ? iou * min(ratio, 1 / ratio) : iou
+                // Of two walkers' tracks under one box, the one of its height and standing where
+                // it stands: IoU alone favours the smaller track inside a larger box, and a walker
+                // passing behind another stands on a row of their own.
+                scores[a][b] = t.type == .humanBody ? iou * min(ratio, 1 / ratio) * feetWeight(t, o.bounds) : iou
             }
         }
         let pairs = OptimalAssignment.maximise(scores).map { (t: open[$0.row], o: candidates[$0.column]) }
@@ -335,6 +341,13 @@ public struct ObjectTracker: Sendable {
             tracks[p.t].mouthOpening = o.mouthOpening
             refreshDisparity(p.t, observed: o, map: disparity)
         }
+    }
+
+    /// How well body box `b` stands where track `t` stands: 1 with its bottom edge on the track's,
+    /// falling to 0.05 when it lies ``Configuration/feetReach`` of the track's height above or below.
+    private func feetWeight(_ t: Track, _ b: NormalizedRect) -> Double {
+        let off = abs(b.y + b.height - (t.cy + t.h / 2)) / max(t.h, 1e-9)
+        return max(0.05, 1 - off / configuration.feetReach)
     }
 
     /// What a body detector's box `b`, matched to body track `i`, says of the walker: the box
