@@ -36,6 +36,13 @@ private func subject(of d: Detection, in subjects: [SyntheticSubject]) -> Synthe
     }.flatMap { s in ObjectTracker.iou(d.type == .humanFace ? s.face : s.body, d.bounds) > 0.3 ? s : nil }
 }
 
+/// A tracker that has seen bodies at `boxes` for three rounds, and its last report.
+private func trackingBodies(_ boxes: NormalizedRect...) -> (ObjectTracker, [Detection]) {
+    var tracker = ObjectTracker(), out: [Detection] = []
+    for _ in 0..<3 { out = tracker.update(boxes.map { TrackerObservation(type: .humanBody, bounds: $0, confidence: 0.9) }) }
+    return (tracker, out)
+}
+
 @Suite("ObjectTracker")
 struct TrackerTests {
     @Test func aWalkersLegsDoNotTakeTheWalkersTrack() {
@@ -75,14 +82,9 @@ struct TrackerTests {
     @Test func oneBoxOverTwoWalkersGoesToTheWalkerOfItsHeight() {
         // Two walkers overlap, a taller one (a) and a shorter one (b) standing on the same row;
         // the detector gives one box of a's height that overlaps b's box more (b lies inside it).
-        var tracker = ObjectTracker()
         let a = NormalizedRect(x: 0.49, y: 0.30, width: 0.04, height: 0.11)
         let b = NormalizedRect(x: 0.50, y: 0.32, width: 0.033, height: 0.09)
-        var out: [Detection] = []
-        for _ in 0..<3 {
-            out = tracker.update([TrackerObservation(type: .humanBody, bounds: a, confidence: 0.9),
-                                  TrackerObservation(type: .humanBody, bounds: b, confidence: 0.9)])
-        }
+        var (tracker, out) = trackingBodies(a, b)
         let idA = out.first { $0.bounds.height > 0.1 }!.id
         let merged = NormalizedRect(x: 0.50, y: 0.30, width: 0.04, height: 0.11)
         #expect(ObjectTracker.iou(merged, b) > ObjectTracker.iou(merged, a))
@@ -93,14 +95,9 @@ struct TrackerTests {
     @Test func oneBoxOverTwoWalkersGoesToTheWalkerWhoseRowItStandsOn() {
         // Two walkers of one height side by side at different distances: a stands higher in the
         // picture (farther) than b. The detector's box stands on b's row but overlaps a's box more.
-        var tracker = ObjectTracker()
         let a = NormalizedRect(x: 0.50, y: 0.30, width: 0.03, height: 0.10)
         let b = NormalizedRect(x: 0.53, y: 0.33, width: 0.03, height: 0.10)
-        var out: [Detection] = []
-        for _ in 0..<3 {
-            out = tracker.update([TrackerObservation(type: .humanBody, bounds: a, confidence: 0.9),
-                                  TrackerObservation(type: .humanBody, bounds: b, confidence: 0.9)])
-        }
+        var (tracker, out) = trackingBodies(a, b)
         let idA = out.first { $0.bounds.y < 0.315 }!.id, idB = out.first { $0.bounds.y > 0.315 }!.id
         let box = NormalizedRect(x: 0.512, y: 0.33, width: 0.03, height: 0.10)
         #expect(ObjectTracker.iou(box, a) > ObjectTracker.iou(box, b))
