@@ -1041,9 +1041,9 @@ public struct PersonDepthRefiner: Sendable {
         }
         var run: [Int] = [], found: [Float] = []
         for bx in 0..<x {
-            let i = y * w + bx
+            let i = y * w + bx, own = surface.disparity(bx, y)
             guard labels[i] == 0, person[i] < settings.personLevel,
-                  abs(d[i] - surface.disparity(bx, y)) <= max(2 * tol, settings.borderShare * surface.disparity(bx, y)) else { continue }
+                  abs(d[i] - own) <= max(2 * tol, settings.borderShare * own) else { continue }
             run.append(i)
             search: for step in 1..<h {
                 for ny in stride(from: y - step, through: y + step, by: 2 * step) where ny >= 0 && ny < h {
