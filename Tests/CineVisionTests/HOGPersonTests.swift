@@ -82,6 +82,34 @@ struct HOGPersonTests {
         #expect(abs(alone.bounds.height / tall - 1) < 0.1, "\(alone)")
     }
 
+    @Test func twoPeopleSideBySideBridgedByWeakWindowsAreTwoPeople() throws {
+        // Sure windows on two people 40 px apart (a person is 34 px wide in a 64-px window), and
+        // weak windows between them, each like its neighbours: one chain, one group between them.
+        let detector = try HOGPersonDetector()
+        let left = (0..<4).map { (CascadeRect(x: 100 + 2 * $0, y: 100, width: 64, height: 128), Float(2)) }
+        let right = (0..<4).map { (CascadeRect(x: 140 + 2 * $0, y: 100, width: 64, height: 128), Float(2)) }
+        let bridge = (1...4).map { (CascadeRect(x: 106 + 8 * $0, y: 100, width: 64, height: 128), Float(0.2)) }
+        var hits = left + bridge + right
+        func centres(_ p: HOGPersonDetector.Parameters) -> [Double] {
+            var round = detector.begin(Image(width: 640, height: 480, format: .gray8), parameters: p)
+            round.hits = hits
+            round.done = round.parts
+            return detector.finish(round).map { ($0.bounds.x + $0.bounds.width / 2) * 640 }.sorted()
+        }
+        var chained = HOGPersonDetector.Parameters()
+        chained.peakGap = 0
+        let one = centres(chained)
+        #expect(one.count == 1 && abs(one[0] - 156) < 4, "\(one)")
+        // Split at the peaks: each person's box is on them (centres 135 and 175).
+        let two = centres(HOGPersonDetector.Parameters())
+        #expect(two.count == 2, "\(two)")
+        if two.count == 2 { #expect(abs(two[0] - 135) < 5 && abs(two[1] - 175) < 5, "\(two)") }
+        // One person's sure windows, a few pixels apart, stay one person.
+        hits = left + bridge.prefix(1)
+        let single = centres(HOGPersonDetector.Parameters())
+        #expect(single.count == 1, "\(single)")
+    }
+
     @Test func aCoefficientFileOfTheWrongSizeIsAClearError() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hog-\(UUID().uuidString).f32")
         try Data(count: 100).write(to: url)

@@ -107,6 +107,34 @@ struct TrackerTests {
         #expect(out.first { $0.id == idA }.map { abs($0.bounds.x - 0.50) < 0.002 && abs($0.bounds.y - 0.30) < 0.002 } ?? true, "\(out)")
     }
 
+    @Test func aWalkerLastMatchedByAWeakWindowDoesNotCoast() {
+        // Two walkers tracked for three rounds; then b is matched once by a weak window (0.6) and
+        // both are missed: a, last seen by a sure window, coasts; b is not carried on.
+        let a = NormalizedRect(x: 0.2, y: 0.3, width: 0.03, height: 0.1)
+        let b = NormalizedRect(x: 0.6, y: 0.3, width: 0.03, height: 0.1)
+        var (tracker, out) = trackingBodies(a, b)
+        let idA = out.first { $0.bounds.x < 0.4 }!.id, idB = out.first { $0.bounds.x > 0.4 }!.id
+        _ = tracker.update([TrackerObservation(type: .humanBody, bounds: a, confidence: 0.9),
+                            TrackerObservation(type: .humanBody, bounds: b, confidence: 0.6)])
+        out = tracker.update([])
+        #expect(out.contains { $0.id == idA }, "\(out)")
+        #expect(!out.contains { $0.id == idB }, "\(out)")
+    }
+
+    @Test func aWalkerMissedBehindANearerOneIsNotReported() {
+        // A far walker (a, higher in the picture, shorter) walks behind a near one (b): when the
+        // detector sees only b, a's coasting box lies inside b's and is not reported; beside b it is.
+        let a = NormalizedRect(x: 0.300, y: 0.30, width: 0.030, height: 0.09)
+        let b = NormalizedRect(x: 0.298, y: 0.30, width: 0.034, height: 0.10)
+        let apart = NormalizedRect(x: 0.2, y: 0.30, width: 0.03, height: 0.09)
+        for (far, hidden) in [(a, true), (apart, false)] {
+            var (tracker, out) = trackingBodies(far, b)
+            let idFar = out.first { $0.bounds.height < 0.095 }!.id
+            out = tracker.update([TrackerObservation(type: .humanBody, bounds: b, confidence: 0.9)])
+            #expect(out.contains { $0.id == idFar } != hidden, "\(out)")
+        }
+    }
+
     @Test func aWindowOverAWalkerAndAPostDoesNotGrowTheirTrack() {
         // A walker (0.11 tall) passes a post: for ten rounds the detector's box covers them and the
         // post above them (0.17 tall, the same feet). When they step out, their own box is theirs.

@@ -41,6 +41,12 @@ public final class HOGPersonDetector: Sendable {
         /// stands on a person's head at their own distance, but poles, pillars and door frames
         /// look alike all along their length.
         public var rejectsStacked = true
+        /// Windows at least this sure are a person's peak: a group of windows with two runs of
+        /// peaks side by side (``peakGap``) is two people, split between them (``splitSideBySide``).
+        public var peakScore: Double = 1
+        /// How far apart across (in a person's widths) two runs of peaks in one group are two
+        /// people. 0 = groups are never split.
+        public var peakGap: Double = 0.5
         /// Cores to use.
         public var threads: Int = 1
         /// Creates the defaults (OpenCV's detectMultiScale defaults, people from 48 px).
@@ -164,7 +170,15 @@ public final class HOGPersonDetector: Sendable {
     public func finish(_ round: Round, keeping keep: ((NormalizedRect) -> Bool)? = nil) -> [HOGPerson] {
         let p = round.parameters, width = round.width, height = round.height
         let hits = keep.map { k in round.hits.filter { k(Self.person(in: $0.rect, width: width, height: height)) } } ?? round.hits
-        let grouped = RectangleGrouping.group(hits.map(\.rect), minNeighbors: p.minNeighbors)
+        let rects = hits.map(\.rect)
+        let grouped: (rects: [CascadeRect], neighbors: [Int])
+        if p.minNeighbors > 0, p.peakGap > 0, !hits.isEmpty {
+            var (classOf, classes) = RectangleGrouping.partition(rects)
+            Self.splitSideBySide(hits, classOf: &classOf, classes: &classes, peakScore: Float(p.peakScore), gap: p.peakGap)
+            grouped = RectangleGrouping.average(rects, classOf: classOf, classes: classes, minNeighbors: p.minNeighbors)
+        } else {
+            grouped = RectangleGrouping.group(rects, minNeighbors: p.minNeighbors)
+        }
         var people: [HOGPerson] = grouped.rects.map { r in
             let best = hits.filter { RectangleGrouping.similar($0.rect, r, eps: 0.2) }.map(\.score).max() ?? Float(p.threshold)
             return HOGPerson(bounds: Self.person(in: r, width: width, height: height), score: Double(best))
@@ -173,12 +187,45 @@ public final class HOGPersonDetector: Sendable {
         return people.filter { p in !people.contains { Self.isPart(p.bounds, of: $0.bounds) } }
     }
 
+    /// Splits each group of windows (`classOf`, `classes`: ``RectangleGrouping/partition(_:eps:)``)
+    /// that holds two runs or more of peaks (windows scoring `peakScore` or more, at least two a
+    /// run) lying more than `gap` of a person's width apart across: each window goes to the run
+    /// whose mean centre is nearest. Two people side by side chain their windows into one group
+    /// through the weak windows between them (half on one, half on the other), and the group's
+    /// average is a box on neither; each person's sure windows stay on them.
+    static func splitSideBySide(_ hits: [(rect: CascadeRect, score: Float)], classOf: inout [Int], classes: inout Int,
+                                peakScore: Float, gap: Double) {
+        @inline(__always) func centre(_ i: Int) -> Double { Double(hits[i].rect.x) + Double(hits[i].rect.width) / 2 }
+        var members = [[Int]](repeating: [], count: classes)
+        for (i, c) in classOf.enumerated() { members[c].append(i) }
+        for group in members {
+            let peaks = group.filter { hits[$0].score >= peakScore }.sorted { centre($0) < centre($1) }
+            guard peaks.count >= 4 else { continue }
+            var runs: [[Int]] = [[peaks[0]]]
+            for (a, b) in zip(peaks, peaks.dropFirst()) {
+                let width = personShare * Double(min(hits[a].rect.width, hits[b].rect.width))
+                if centre(b) - centre(a) > gap * width { runs.append([b]) } else { runs[runs.count - 1].append(b) }
+            }
+            let means = runs.filter { $0.count >= 2 }.map { $0.map(centre).reduce(0, +) / Double($0.count) }
+            guard means.count >= 2 else { continue }
+            // The first run keeps the group's number; the others get new ones.
+            for i in group {
+                let k = means.indices.min { abs(centre(i) - means[$0]) < abs(centre(i) - means[$1]) } ?? 0
+                if k > 0 { classOf[i] = classes + k - 1 }
+            }
+            classes += means.count - 1
+        }
+    }
+
+    /// A person's width in their window's (the middle of it).
+    static let personShare = 0.53
+
     /// The person inside window `r` (pixels of a `width`×`height` frame), normalised: the
     /// window's middle 53 % across, and its height less the margin the window keeps above the
     /// head and below the feet.
     static func person(in r: CascadeRect, width: Int, height: Int) -> NormalizedRect {
         let margin = Double(r.height) * (1 - personHeight / Double(windowHeight)) / 2
-        let personWidth = Double(r.width) * 0.53
+        let personWidth = Double(r.width) * personShare
         let x = Double(r.x) + (Double(r.width) - personWidth) / 2
         return NormalizedRect(x: x / Double(width), y: (Double(r.y) + margin) / Double(height),
                               width: personWidth / Double(width), height: (Double(r.height) - 2 * margin) / Double(height))

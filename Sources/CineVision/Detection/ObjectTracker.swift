@@ -67,6 +67,15 @@ public struct ObjectTracker: Sendable {
         /// stray hit (a pattern on the wall, the back of a head) is reported for its own round
         /// and not carried on.
         public var coastAfterHits = 2
+        /// A body track coasts only when its last match was at least this sure: a track last
+        /// matched by a weak window (a box beside the walker, or on the road they left) drifts on
+        /// that window's motion.
+        public var bodyCoastConfidence = 0.7
+        /// A coasting body track this much inside a seen body that stands nearer (its box lower
+        /// and taller) is behind them and not reported: the Caltech benchmark's people "more
+        /// than 35 % occluded" are not expected to be found, and a box left there is taken for
+        /// the nearer walker.
+        public var hiddenBehindShare = 0.8
         /// How far a track started by an observation that ``TrackerObservation/mustMove`` must
         /// move before it is reported: where it stands (its bottom edge's middle), by this share
         /// of its width across, or of its height up or down while its size stays within 25 %.
@@ -567,7 +576,8 @@ public struct ObjectTracker: Sendable {
             // Not moved lately, and no face: perhaps a pole.
             guard t.anchor == nil || t.stillRounds <= configuration.stillRounds || faceGroups.contains(t.groupID) else { return nil }
             let away = t.type == .humanFace && t.facing == .away && seenGroups.contains(t.groupID) && t.groupID != t.id
-            let coasting = t.hits < configuration.coastAfterHits ? 0
+            let coasting = t.hits < configuration.coastAfterHits
+                || t.type == .humanBody && t.confidence < configuration.bodyCoastConfidence ? 0
                 : t.type == .humanBody ? configuration.reportedBodyMisses : configuration.reportedMisses
             guard t.misses <= coasting || away else { return nil }
             // A missed face or body with someone nearer in its box is hidden: not in view.
@@ -584,15 +594,19 @@ public struct ObjectTracker: Sendable {
         // their surroundings (when the taller box is unsure and the part surer, the taller
         // goes). Someone behind a sure nearer person but for a sliver goes too: out of sight.
         // Decided on the list as reported, then removed in place (no copy on the frames with
-        // fewer than two bodies, most of them).
+        // fewer than two bodies, most of them). A coasting body mostly inside a seen one that
+        // stands nearer (lower in the picture, and taller) has walked behind them: out of sight.
         let bodies = reported.filter { $0.type == .humanBody }
         guard bodies.count > 1 else { return reported }
+        func coasting(_ id: Int) -> Bool { tracks.contains { $0.id == id && $0.misses > 0 } }
         reported.removeAll { d in
             d.type == .humanBody && bodies.contains { b in
                 guard b.id != d.id else { return false }
                 return b.confidence >= configuration.highConfidence && HOGPersonDetector.isPart(d.bounds, of: b.bounds)
                     || d.confidence < configuration.highConfidence && b.confidence > d.confidence
                     && HOGPersonDetector.isPart(b.bounds, of: d.bounds)
+                    || b.bounds.height >= d.bounds.height && b.bounds.y + b.bounds.height >= d.bounds.y + d.bounds.height
+                    && d.bounds.share(inside: b.bounds) >= configuration.hiddenBehindShare && coasting(d.id) && !coasting(b.id)
             }
         }
         return reported

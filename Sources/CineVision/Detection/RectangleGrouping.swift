@@ -21,6 +21,13 @@ public enum RectangleGrouping {
     public static func group(_ rects: [CascadeRect], minNeighbors: Int, eps: Double = 0.2)
         -> (rects: [CascadeRect], neighbors: [Int]) {
         if minNeighbors <= 0 || rects.isEmpty { return (rects, [Int](repeating: 1, count: rects.count)) }
+        let (classOf, classes) = partition(rects, eps: eps)
+        return average(rects, classOf: classOf, classes: classes, minNeighbors: minNeighbors, eps: eps)
+    }
+
+    /// The clusters of transitively similar rectangles: each rectangle's cluster (0 ..< the
+    /// number of clusters, numbered in order of first member), as OpenCV's `partition()`.
+    public static func partition(_ rects: [CascadeRect], eps: Double = 0.2) -> (classOf: [Int], classes: Int) {
         let n = rects.count
         // Union-find over similar pairs (O(n²) tests, like OpenCV's partition()).
         var parent = [Int](0..<n)
@@ -45,6 +52,15 @@ public enum RectangleGrouping {
             if label[r] < 0 { label[r] = classes; classes += 1 }
             classOf[i] = label[r]
         }
+        return (classOf, classes)
+    }
+
+    /// Averages each of `classes` clusters of `rects` (`classOf` gives each one's) and keeps
+    /// those with more than `minNeighbors` members that are not inside a stronger cluster
+    /// (OpenCV's `groupRectangles` after its partition).
+    public static func average(_ rects: [CascadeRect], classOf: [Int], classes: Int, minNeighbors: Int, eps: Double = 0.2)
+        -> (rects: [CascadeRect], neighbors: [Int]) {
+        let n = rects.count
         var sx = [Int](repeating: 0, count: classes), sy = sx, sw = sx, sh = sx, count = sx
         for i in 0..<n {
             let c = classOf[i]
