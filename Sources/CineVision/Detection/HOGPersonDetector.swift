@@ -217,7 +217,7 @@ public final class HOGPersonDetector: Sendable {
         }
     }
 
-    /// A person's width in their window's (the middle of it).
+    /// A person's width as a share of their window's (the window's middle 53 %).
     static let personShare = 0.53
 
     /// The person inside window `r` (pixels of a `width`×`height` frame), normalised: the
