@@ -306,7 +306,10 @@ public struct DetectorNode: Node {
                 // Windows of a height no one standing there has are dropped before grouping.
                 let heights = heights
                 let keep: ((NormalizedRect) -> Bool)? = standingHeights ? { heights.allows($0) } : nil
-                for p in HOGPersonDetector.unseen(walkers.finish(w.round, keeping: keep), by: w.poseBodies) {
+                // Only BlazePose's boxes the line allows hide HOG's: a refused one (a head taken for
+                // a tall body) is dropped later, and would take the walker's box with it.
+                let poseBodies = standingHeights ? w.poseBodies.filter { heights.allows($0) } : w.poseBodies
+                for p in HOGPersonDetector.unseen(walkers.finish(w.round, keeping: keep), by: poseBodies) {
                     // The threshold (body-score) maps to the tracker's 0.5; 0.55 under it to 0.1.
                     let confidence = 1 / (1 + exp(-4 * (p.score - bodyScore)))
                     var o = TrackerObservation(type: .humanBody, bounds: p.bounds, confidence: confidence, facing: .unknown)
