@@ -306,8 +306,8 @@ public struct DetectorNode: Node {
                 // Windows of a height no one standing there has are dropped before grouping.
                 let heights = heights
                 let keep: ((NormalizedRect) -> Bool)? = standingHeights ? { heights.allows($0) } : nil
-                // Only BlazePose's boxes the line allows hide HOG's: a refused one (a head taken for
-                // a tall body) is dropped later, and would take the walker's box with it.
+                // Only BlazePose's boxes the line allows hide HOG's: a refused one is dropped later,
+                // and would take HOG's box on the same person with it.
                 let poseBodies = standingHeights ? w.poseBodies.filter { heights.allows($0) } : w.poseBodies
                 for p in HOGPersonDetector.unseen(walkers.finish(w.round, keeping: keep), by: poseBodies) {
                     // The threshold (body-score) maps to the tracker's 0.5; 0.55 under it to 0.1.
