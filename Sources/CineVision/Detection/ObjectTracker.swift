@@ -3,13 +3,15 @@
 // short-miss survival, face↔body grouping, the looking-away signal and robust per-object
 // disparity.
 import CineMedia
+import Foundation
 
 /// Gives every detected object a stable ``Detection/id`` across frames.
 ///
 /// Each frame call ``update(_:disparity:)`` with the detector's observations, or
 /// ``predict(disparity:)`` on frames where the detector did not run (detection every N
 /// frames). Association is ByteTrack's: high-confidence observations are matched to every
-/// track by IoU with the predicted boxes (a body's weighed by how alike the heights are), then
+/// track by IoU with the predicted boxes (a body's weighed by how alike the heights, the rows
+/// they stand on and the looks are), then
 /// remaining tracks to low-confidence observations; pairs whose disparities disagree are never
 /// matched (so two subjects crossing at different depths keep their IDs), nor bodies whose looks
 /// differ (``PersonAppearance``, ``Configuration/appearanceGate``: two walkers crossing at one
@@ -39,6 +41,12 @@ public struct ObjectTracker: Sendable {
         /// many levels cannot match, and a lost track found again by its look may be found up to
         /// ``reidentifyByLookDistance`` box sizes away. 0 = looks are not compared.
         public var appearanceGate = 45.0
+        /// How much looks weigh in matching bodies by overlap: a pair's score is multiplied by
+        /// e^(−distance / this), the distance between the track's and the box's looks in levels
+        /// (one person's looks lie 1–15 apart from round to round, two people's 30–60). A walker
+        /// stepping out from behind a nearer one is found by their own track, whose look they
+        /// keep, not by the nearer walker's, whose box they overlap more. 0 = not weighed.
+        public var lookScale = 20.0
         /// How far a lost track whose look agrees (within half the gate) may be found again, in
         /// box sizes from where its motion took it.
         public var reidentifyByLookDistance = 4.0
@@ -334,7 +342,7 @@ public struct ObjectTracker: Sendable {
                 // Of two walkers' tracks under one box, the one of its height and standing where
                 // it stands: IoU alone favours the smaller track inside a larger box, and a walker
                 // passing behind another stands on a row of their own.
-                scores[a][b] = t.type == .humanBody ? iou * min(ratio, 1 / ratio) * feetWeight(t, o.bounds) : iou
+                scores[a][b] = t.type == .humanBody ? iou * min(ratio, 1 / ratio) * feetWeight(t, o.bounds) * lookWeight(t, o) : iou
             }
         }
         let pairs = OptimalAssignment.maximise(scores).map { (t: open[$0.row], o: candidates[$0.column]) }
@@ -350,6 +358,13 @@ public struct ObjectTracker: Sendable {
             tracks[p.t].mouthOpening = o.mouthOpening
             refreshDisparity(p.t, observed: o, map: disparity)
         }
+    }
+
+    /// How much the looks of track `t` and observation `o` allow them to be one person:
+    /// e^(−distance / ``Configuration/lookScale``), 1 when either has no look.
+    private func lookWeight(_ t: Track, _ o: TrackerObservation) -> Double {
+        guard configuration.lookScale > 0, let look = lookDistance(t, o) else { return 1 }
+        return exp(-look / configuration.lookScale)
     }
 
     /// How well body box `b` stands where track `t` stands: 1 with its bottom edge on the track's,
