@@ -855,7 +855,9 @@ public struct PersonDepthRefiner: Sendable {
     /// beside one more than 3 px of disparity behind it — blended by the views: each of the
     /// sample's pixels is the person's when the right view matches its 3×3 window better at the
     /// person's disparity than at the background's, and the sample becomes the two disparities
-    /// blended in that share (what the truth averaged over the sample would be).
+    /// blended in that share (what the truth averaged over the sample would be). Where a person's
+    /// sample goes (mostly) to the background, the test goes on inwards
+    /// (``Settings/outlineInwardLayers``).
     private func coveredByTheViews(region: Region, surfaces: [Surface], d: inout [Float], left: Plane, right: Plane,
                                    mapWidth w: Int, mapHeight h: Int, referenceWidth: Int) {
         // Views at the map's own size (a kept pair) have one pixel a sample: no share to count.
