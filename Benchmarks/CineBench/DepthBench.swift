@@ -5,7 +5,9 @@
 // do) and to twice it (what a map of twice the size could do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
 // and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
 // the other's samples near the true edges (what the outline is worth), the refined map with one
-// kind of outline sample exact (`withExact`: what mending that kind alone is worth), and from the exact
+// kind of outline sample exact (`withExact`: what mending that kind alone is worth), from the
+// matcher run at twice the map's size and averaged back before refinement (what a finer match is
+// worth; the matcher's cost at both sizes is reported), and from the exact
 // disparity — each rendered as `cinegraph render` does (the renderer's guided upsampling of a coarse
 // map), and the refined and averaged maps also read bilinearly (the renderer before it); PSNR of
 // each render against the exact one over the whole frame and within 12 px of the true depth
@@ -27,6 +29,10 @@ func runDepthBench() throws {
     let w = 1280, h = 720
     let matcher = try StereoMatcher()
     let edgeAware = try StereoMatcher(.init(upsampling: .edgeAware))
+    // The matcher at twice the map's size, its map averaged back to 320×180 before refinement:
+    // what a finer match is worth, and what it costs.
+    let finer = try StereoMatcher(.init(scale: 0.5, maxDisparity: 128))
+    var matchCosts: [[Double]] = [[], []]
     let personMatte = try PersonMatte()
     let dump = ProcessInfo.processInfo.environment["DEPTH_DUMP"]
     var costs: [Double] = []
@@ -49,7 +55,9 @@ func runDepthBench() throws {
             ("exact averaged, the renderer's bilinear map", []),
             ("refined, exact outline samples in the stereo border", []), ("refined, exact outline samples on the near side", []),
             ("refined, exact outline samples left of the near side", []), ("refined, exact other outline samples", []),
+            ("matcher at 640×360 averaged to 320×180 + person refinement", []),
         ]
+        var finerRefiner = tunedRefiner()
 
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
@@ -60,12 +68,18 @@ func runDepthBench() throws {
             let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
             let truth = Image(width: w, height: h, format: .float32)
             scene.render(frame: frame, left: left, right: right, groundTruth: truth)
+            let tm = DispatchTime.now().uptimeNanoseconds
             let map = try matcher.match(left: left, right: right)
+            let tf = DispatchTime.now().uptimeNanoseconds
+            let finerMap = halved(try finer.match(left: left, right: right))
+            matchCosts[0].append(Double(tf - tm) / 1e6)
+            matchCosts[1].append(Double(DispatchTime.now().uptimeNanoseconds - tf) / 1e6)
             let matte = try personMatte.estimate(left)
             steady.smooth(matte)
             let t0 = DispatchTime.now().uptimeNanoseconds
             let better = refiner.refine(map, matte: matte, image: left, right: right)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            let finerRefined = finerRefiner.refine(finerMap, matte: matte, image: left, right: right)
             guard frame >= 120, frame % 20 == 0 else { continue }
             let exact = DisparityMap(values: truth, referenceWidth: w, referenceHeight: h)
             let averaged = DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h)
@@ -82,7 +96,7 @@ func runDepthBench() throws {
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
                 better, averaged,
                 withExact(better, averaged, .border), withExact(better, averaged, .nearSide), withExact(better, averaged, .leftOfNear),
-                withExact(better, averaged, .otherFar),
+                withExact(better, averaged, .otherFar), finerRefined,
             ]
             for (renderer, k) in [(timedBilinear, 0), (timedGuided, 1)] {
                 let t = DispatchTime.now().uptimeNanoseconds
@@ -90,7 +104,7 @@ func runDepthBench() throws {
                 renderCosts[k].append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
             }
             for (k, m) in maps.enumerated() {
-                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: (maps.count - 6..<maps.count - 4).contains(k) ? bilinear : .init()))
+                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: (13..<15).contains(k) ? bilinear : .init()))
             }
             if ProcessInfo.processInfo.environment["DEPTH_FRAMES"] != nil, let c = rows[2].1.last {
                 print(String(format: "  seed %d frame %d refined: %.1f dB / %.1f dB, %.1f %% off", Int(seed), frame, c.wholePSNR, c.edgePSNR, 100 * c.edgeOffShare))
@@ -98,9 +112,9 @@ func runDepthBench() throws {
             if let dump {
                 let env = ProcessInfo.processInfo.environment
                 if env["DEPTH_DUMP_FRAME"] == "all" {
-                    try dumpPictures("\(dump)/seed\(seed)-frame\(frame)", frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: maps.count - 6..<maps.count - 4)
+                    try dumpPictures("\(dump)/seed\(seed)-frame\(frame)", frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: 13..<15)
                 } else if seed == UInt64(env["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(env["DEPTH_DUMP_FRAME"] ?? "160") {
-                    try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: maps.count - 6..<maps.count - 4)
+                    try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: 13..<15)
                 }
             }
         }
@@ -119,13 +133,15 @@ func runDepthBench() throws {
     costs.sort()
     guard !costs.isEmpty else { return }
     let medians = renderCosts.map { $0.sorted()[$0.count / 2] }
+    let matches = matchCosts.map { $0.sorted()[$0.count / 2] }
+    report("the matcher on a 720p pair", String(format: "median %.2f ms at 320×180, %.2f ms at 640×360 and averaged to 320×180 (two cores)", matches[0], matches[1]))
     report("render of a 720p frame from the refined 320×180 map", String(format: "median %.2f ms with guided upsampling, %.2f ms reading the map bilinearly", medians[1], medians[0]))
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms (the views' test on two cores)", costs[costs.count / 2]))
 }
 
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
-/// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level) and `REFINE_INTERIOR` (its inside
-/// level) name, for trying them.
+/// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level), `REFINE_INTERIOR` (its inside
+/// level) and `REFINE_REACH` (the left outline's reach) name, for trying them.
 private func tunedRefiner() -> PersonDepthRefiner {
     var refiner = PersonDepthRefiner()
     let env = ProcessInfo.processInfo.environment
@@ -135,6 +151,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_QUIET"].flatMap(Float.init) { refiner.settings.stillPicture = t }
     if let t = env["REFINE_PERSON"].flatMap(Float.init) { refiner.settings.personLevel = t }
     if let t = env["REFINE_INTERIOR"].flatMap(Float.init) { refiner.settings.interiorLevel = t }
+    if let t = env["REFINE_REACH"].flatMap(Int.init) { refiner.settings.leftOutlineReach = t }
     return refiner
 }
 
@@ -143,6 +160,22 @@ private func tunedRefiner() -> PersonDepthRefiner {
 private func graphsMatteSmoother() -> MatteSmoother {
     let strength = ProcessInfo.processInfo.environment["MATTE_SMOOTHING"].flatMap(Double.init) ?? 0.8
     return MatteSmoother(strength: strength, tolerance: 64)
+}
+
+/// `map` at half its size: each 2×2 block's finite mean (infinity where none is), and the block's
+/// lowest confidence.
+private func halved(_ map: DisparityMap) -> DisparityMap {
+    let values = boxAverage(map.values, factor: 2)
+    let confidence = map.confidence.map { c in
+        let out = Image(width: values.width, height: values.height, format: .gray8)
+        for y in 0..<out.height {
+            let o = out.plane(0).row(y, as: UInt8.self)
+            let r0 = c.plane(0).row(2 * y, as: UInt8.self), r1 = c.plane(0).row(2 * y + 1, as: UInt8.self)
+            for x in 0..<out.width { o[x] = min(r0[2 * x], r0[2 * x + 1], r1[2 * x], r1[2 * x + 1]) }
+        }
+        return out
+    }
+    return DisparityMap(values: values, confidence: confidence, referenceWidth: map.referenceWidth, referenceHeight: map.referenceHeight)
 }
 
 /// The mean of each `factor`×`factor` block's finite values (infinity where none is).
