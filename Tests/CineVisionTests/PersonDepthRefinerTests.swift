@@ -340,12 +340,17 @@ import Testing
     /// the right view (or with the step off) it keeps the person's depth.
     /// 320×192 views of a textured person (full-resolution `columns`, from row 24) at disparity
     /// 20 in front of a textured wall at 5.
-    private func personOnAWall(columns: Range<Int>, seed start: UInt32) -> (left: Image, right: Image) {
+    /// With `darkCoat` the coat's texture lies below the wall's (20–109 against 130–219) rather
+    /// than over the same range, so that the picture steps where the person begins.
+    private func personOnAWall(columns: Range<Int>, seed start: UInt32, darkCoat: Bool = false) -> (left: Image, right: Image) {
         let W = 320, H = 192
         var seed = start
-        func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(30 + (seed >> 24) % 190) }
+        func noise(_ low: UInt32, _ span: UInt32) -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(low + (seed >> 24) % span) }
         var wall = [UInt8](repeating: 0, count: W * H), coat = wall
-        for i in 0..<(W * H) { wall[i] = noise(); coat[i] = noise() }
+        for i in 0..<(W * H) {
+            wall[i] = darkCoat ? noise(130, 90) : noise(30, 190)
+            coat[i] = darkCoat ? noise(20, 90) : noise(30, 190)
+        }
         func isPerson(_ x: Int, _ y: Int) -> Bool { y >= 24 && columns.contains(x) }
         let left = Image(width: W, height: H, format: .gray8), right = Image(width: W, height: H, format: .gray8)
         for y in 0..<H {
@@ -356,6 +361,16 @@ import Testing
             }
         }
         return (left, right)
+    }
+
+    /// Rows 12, 24, 36 and 44 of `out`: the two samples before `half` at the wall's 5, `half`
+    /// between 5 and the person's 20, the one after at 20.
+    private func expectLeftOutline(_ out: DisparityMap, halfAt half: Int) {
+        for y in [12, 24, 36, 44] {
+            for (x, truth, tolerance) in [(half - 2, Float(5), Float(0.5)), (half - 1, 5, 0.5), (half, 12.5, 2), (half + 1, 20, 0.5)] {
+                #expect(abs(value(out, x, y) - truth) < tolerance, "(\(x), \(y)): \(value(out, x, y))")
+            }
+        }
     }
 
     /// Left of a person the wall is hidden from the right camera, so the test of which depth
@@ -372,16 +387,31 @@ import Testing
             return (person || (y >= 6 && x == 8) ? 20 : 5, person)
         }
         var refiner = PersonDepthRefiner()
-        let out = refiner.refine(map, matte: matte, image: left, right: right)
-        for y in [12, 24, 36, 44] {
-            #expect(abs(value(out, 8, y) - 5) < 0.5, "(8, \(y)): \(value(out, 8, y))")
-            #expect(abs(value(out, 9, y) - 5) < 0.5, "(9, \(y)): \(value(out, 9, y))")
-            #expect(abs(value(out, 10, y) - 12.5) < 2, "(10, \(y)): \(value(out, 10, y))")
-            #expect(abs(value(out, 11, y) - 20) < 0.5, "(11, \(y)): \(value(out, 11, y))")
-        }
+        expectLeftOutline(refiner.refine(map, matte: matte, image: left, right: right), halfAt: 10)
         var off = PersonDepthRefiner()
         off.settings.leftOutlineReach = 0
         #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 9, 24) - 20) < 0.5)
+    }
+
+    /// The same where the one behind is a person too, under the same matte region: the left
+    /// outline of the one in front is drawn by the views, and the one behind takes the rest.
+    @Test func aLeftOutlineOverAPersonBehindIsPlacedTheSameWay() {
+        let w = 80, h = 48
+        // In front: full-resolution columns 122..<242 from row 24 at disparity 20; behind them,
+        // at 5, a person the matte covers from sample 0 (the views' "wall"). Sample 30
+        // (columns 120–123) is half the one in front; the matcher fattened sample 29 too. The one
+        // in front is darker, as a coat against a pale shirt.
+        let (left, right) = personOnAWall(columns: 122..<242, seed: 9, darkCoat: true)
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            (y >= 6 && (29...60).contains(x) ? 20 : 5, y >= 6 && x <= 60)
+        }
+        var refiner = PersonDepthRefiner()
+        expectLeftOutline(refiner.refine(map, matte: matte, image: left, right: right), halfAt: 30)
+        // Without it the two people's surfaces meet whole samples apart: the half sample is the
+        // one in front's.
+        var off = PersonDepthRefiner()
+        off.settings.innerLeftOutlines = false
+        #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 30, 24) - 20) < 0.5)
     }
 
     @Test(arguments: [40, 42])
