@@ -58,6 +58,8 @@ func runDepthBench() throws {
             ("matcher at 640×360 averaged to 320×180 + person refinement", []),
         ]
         var finerRefiner = tunedRefiner()
+        // The two rows read bilinearly, as the renderer did before its guided upsampling.
+        let bilinearRows = rows.indices.filter { rows[$0].0.contains("bilinear map") }
 
         var edges = StereoEdgeRefiner()
         var outline = MatteEdgeRefiner()
@@ -104,7 +106,7 @@ func runDepthBench() throws {
                 renderCosts[k].append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
             }
             for (k, m) in maps.enumerated() {
-                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: (13..<15).contains(k) ? bilinear : .init()))
+                rows[k].1.append(try DepthRenderComparison(frame: left, truth: exact, map: m, settings: bilinearRows.contains(k) ? bilinear : .init()))
             }
             if ProcessInfo.processInfo.environment["DEPTH_FRAMES"] != nil, let c = rows[2].1.last {
                 print(String(format: "  seed %d frame %d refined: %.1f dB / %.1f dB, %.1f %% off", Int(seed), frame, c.wholePSNR, c.edgePSNR, 100 * c.edgeOffShare))
@@ -112,9 +114,9 @@ func runDepthBench() throws {
             if let dump {
                 let env = ProcessInfo.processInfo.environment
                 if env["DEPTH_DUMP_FRAME"] == "all" {
-                    try dumpPictures("\(dump)/seed\(seed)-frame\(frame)", frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: 13..<15)
+                    try dumpPictures("\(dump)/seed\(seed)-frame\(frame)", frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: bilinearRows)
                 } else if seed == UInt64(env["DEPTH_DUMP_SEED"] ?? "1"), frame == Int(env["DEPTH_DUMP_FRAME"] ?? "160") {
-                    try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: 13..<15)
+                    try dumpPictures(dump, frame: left, exact: exact, maps: maps, matte: matte, bilinearMaps: bilinearRows)
                 }
             }
         }
@@ -198,7 +200,7 @@ private func boxAverage(_ values: Image, factor f: Int) -> Image {
 /// Writes the frame's luma, the person matte, each map (grey, near = bright) and the renders' luma difference
 /// (×8) as PGM files in `folder`.
 private func dumpPictures(_ folder: String, frame: Image, exact: DisparityMap, maps: [DisparityMap], matte: Image,
-                          bilinearMaps: Range<Int>) throws {
+                          bilinearMaps: [Int]) throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     func pgm(_ name: String, _ w: Int, _ h: Int, _ pixel: (Int, Int) -> UInt8) throws {
         var data = Data("P5\n\(w) \(h)\n255\n".utf8)
