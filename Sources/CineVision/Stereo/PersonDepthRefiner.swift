@@ -102,6 +102,10 @@ public struct PersonDepthRefiner: Sendable {
         /// all: the fill's value wanders row by row (48 to 53 px beside a 54-px man on seed 3),
         /// and at 2 × ``fatteningTolerance`` (3 px) every third row kept it.
         public var borderShare: Float = 0.2
+        /// Whether the left view's first columns that match nothing the right view shows, and
+        /// that nothing right of them hides, take the disparity of their width (``OutOfViewFill``):
+        /// a head cut by the frame's left edge, narrower than its own disparity.
+        public var outOfView = true
         /// Samples around a person searched for the matcher's fattening.
         public var reach = 4
         /// A background sample within this many pixels of disparity of the person's surface
@@ -303,6 +307,12 @@ public struct PersonDepthRefiner: Sendable {
                                           referenceWidth: map.referenceWidth)
                 }
             }
+        }
+        if settings.outOfView, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
+           [.i420, .nv12, .gray8].contains(right.format) {
+            let person = self.person, level = settings.personLevel
+            _ = OutOfViewFill().fill(&d, mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth,
+                                     left: image.plane(0), right: right.plane(0), skip: { person[$0] >= level })
         }
         filterOverTime(&d, fitted: fitted, luma: luma, width: w, height: h)
         for y in 0..<h {
