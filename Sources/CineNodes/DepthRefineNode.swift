@@ -26,7 +26,10 @@ public struct DepthRefineNode: Node {
         take the background's disparity from beyond them. Given the views, a background sample \
         where the picture stands still keeps 90 % of its last value, whatever the matcher says; \
         otherwise a sample that moved by less than `still` px since the last frame is blended \
-        towards its last value by `temporal`, so a still background does not breathe. Runs at \
+        towards its last value by `temporal`, so a still background does not breathe. Given the \
+        views, the left view's first columns that match nothing the right view shows, and that \
+        nothing right of them hides (a head cut by the frame's left edge, narrower than its own \
+        disparity), take the disparity of their width. Runs at \
         the map's resolution (about 2 ms a frame at 320×180, the views' test on two cores). The \
         stereo graphs put it between `disparity` and everything that reads depth — focus, bokeh, \
         the stabilizer and the asset — so the recording holds the refined map (docs/disparity.md).

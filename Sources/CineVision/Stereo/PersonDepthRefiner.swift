@@ -15,7 +15,9 @@ import CineMedia
 /// the background's disparity from beyond them on their row. Where the matcher confidently sees
 /// the wall inside the matte's outline, the wall stays (``Settings/backgroundReach``), and with
 /// the right view each sample on the outline becomes the blend of the two depths in the share
-/// of its pixels the views give the person (``Settings/outlineByTheViews``). Finally, a sample whose disparity
+/// of its pixels the views give the person (``Settings/outlineByTheViews``). At the frame's left
+/// edge, what matches nothing the right view shows and nothing right of it hides takes the
+/// disparity of its width (``Settings/outOfView``, ``OutOfViewFill``). Finally, a sample whose disparity
 /// moved by less than ``Settings/stillThreshold`` since the last frame is blended towards its
 /// last value (``Settings/temporal``), so a still background does not breathe while anything
 /// that moves follows at once.
