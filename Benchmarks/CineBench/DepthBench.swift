@@ -155,6 +155,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_INTERIOR"].flatMap(Float.init) { refiner.settings.interiorLevel = t }
     if let t = env["REFINE_REACH"].flatMap(Int.init) { refiner.settings.leftOutlineReach = t }
     if env["REFINE_OUT_OF_VIEW"] == "0" { refiner.settings.outOfView = false }
+    if env["REFINE_BORDER_WHOLE"] == "0" { refiner.settings.borderWhole = false }
     return refiner
 }
 

@@ -246,6 +246,37 @@ import Testing
         }
     }
 
+    /// A person whose left edge lies a little beyond their own disparity from the frame's edge
+    /// (44 px at 36): the wall left of them is hidden from the right camera all the same, and the
+    /// matcher filled it with neither depth (14, against the wall's 6). Those samples take the
+    /// wall's depth found above them; with ``PersonDepthRefiner/Settings/borderWhole`` off they
+    /// keep the fill.
+    @Test(arguments: [true, false])
+    func aStripTheMatcherFilledWithNeitherDepthTakesTheWalls(whole: Bool) {
+        let w = 64, h = 36
+        let values = Image(width: w, height: h, format: .float32), confidence = Image(width: w, height: h, format: .gray8)
+        let matte = Image(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let row = values.plane(0).row(y, as: Float.self), c = confidence.plane(0).row(y, as: UInt8.self)
+            let m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                let person = (11..<30).contains(x) && y >= 12
+                row[x] = person ? 36 : x < 11 && y >= 12 ? 14 : 6
+                c[x] = x < 11 && y >= 12 ? 0 : 200
+                m[x] = person ? 255 : 0
+            }
+        }
+        var settings = PersonDepthRefiner.Settings()
+        settings.borderWhole = whole
+        var refiner = PersonDepthRefiner(settings: settings)
+        let out = refiner.refine(DisparityMap(values: values, confidence: confidence, referenceWidth: w * 4, referenceHeight: h * 4),
+                                 matte: matte)
+        for y in [14, 24, 34] {
+            for x in 0..<9 { #expect(value(out, x, y) == (whole ? 6 : 14), "(\(x), \(y)): \(value(out, x, y))") }
+            for x in 12..<29 { #expect(abs(value(out, x, y) - 36) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
+        }
+    }
+
     /// One person standing in front of another, whose head shows above and beside theirs: the
     /// region's outline peaks only at the head behind. The head in front is a peak of what lies
     /// nearer, and a torso the picture cannot tell apart (flat here) takes its own head's depth,

@@ -108,6 +108,10 @@ public struct PersonDepthRefiner: Sendable {
         /// that nothing right of them hides, take the disparity of their width (``OutOfViewFill``):
         /// a head cut by the frame's left edge, narrower than its own disparity.
         public var outOfView = true
+        /// Whether every sample of that strip outside people takes the background found above
+        /// and below it, not only those that carry the person's depth: the strip is hidden from
+        /// the right camera, and whatever the matcher put there is a fill, not a match.
+        public var borderWhole = true
         /// Samples around a person searched for the matcher's fattening.
         public var reach = 4
         /// A background sample within this many pixels of disparity of the person's surface
@@ -1096,14 +1100,18 @@ public struct PersonDepthRefiner: Sendable {
     /// Left of a person near the frame's left edge the right camera sees nothing (the stereo
     /// border: a left pixel at `x` has no match when `x` is under its disparity), and the matcher
     /// carries the person's depth out to the edge. Outside the matte that is the background:
-    /// the samples of the row left of `x` that are no person and carry the person's depth (within
-    /// ``Settings/borderShare`` of it) take the median of the background found above or below
+    /// the samples of the row left of `x` that are no person (with ``Settings/borderWhole`` off,
+    /// only those that carry the person's depth, within ``Settings/borderShare`` of it) take the
+    /// median of the background found above or below
     /// each of them (the nearest confident sample of its column outside people and behind the
     /// person). Returns whether the row's edge lies in the border (and was handled here).
     private func giveBackTheBorder(row y: Int, from x: Int, surface: Surface, d: inout [Float], decided: inout [Bool], confidence: Image?,
                                    width w: Int, height h: Int, sampleWidth: Float) -> Bool {
-        // Only where the person's own edge lies in the border (with a sample to spare).
-        guard x > 0, Float(x - 1) * sampleWidth <= surface.disparity(x, y) else { return false }
+        // Only where the person's own edge lies in the border (with a sample to spare; with
+        // ``Settings/borderWhole``, two more: a strip that narrow beside the border is hidden
+        // from the right camera all the same).
+        let spare = settings.borderWhole ? 3 : 1
+        guard x > 0, Float(x - spare) * sampleWidth <= surface.disparity(x, y) else { return false }
         let tol = settings.fatteningTolerance, minimum = settings.minimumConfidence
         func background(_ bx: Int, _ ny: Int) -> Float? {
             let j = ny * w + bx, v = d[j]
@@ -1115,7 +1123,7 @@ public struct PersonDepthRefiner: Sendable {
         for bx in 0..<x {
             let i = y * w + bx, own = surface.disparity(bx, y)
             guard labels[i] == 0, person[i] < settings.personLevel,
-                  abs(d[i] - own) <= max(2 * tol, settings.borderShare * own) else { continue }
+                  settings.borderWhole || abs(d[i] - own) <= max(2 * tol, settings.borderShare * own) else { continue }
             run.append(i)
             search: for step in 1..<h {
                 for ny in stride(from: y - step, through: y + step, by: 2 * step) where ny >= 0 && ny < h {
