@@ -224,6 +224,20 @@ import Testing
     /// the person's 40), and it is the wall all the same.
     @Test(arguments: [Float(0), 2])
     func theWallInTheStereoBorderLeftOfAPersonTakesTheWallsDepth(wander: Float) {
+        // 40 px of disparity: 10 samples unseen; the fill carries ~40 to the edge.
+        let (map, matte) = personNearTheLeftEdge(from: 8, disparity: 40) { y in 40 - wander * Float(y % 3) }
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte)
+        for y in [14, 24, 34] {
+            for x in 0..<8 { #expect(value(out, x, y) == 6, "(\(x), \(y)): \(value(out, x, y))") }
+            for x in 9..<27 { #expect(abs(value(out, x, y) - 40) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
+        }
+    }
+
+    /// A 64×36 map (4 px a sample) of a wall at 6 and, from row 12, a person at `disparity` from
+    /// sample `start` for 20 samples (the matte's), the samples left of them holding the matcher's
+    /// unconfident `fill` for their row.
+    private func personNearTheLeftEdge(from start: Int, disparity: Float, fill: (Int) -> Float) -> (DisparityMap, Image) {
         let w = 64, h = 36
         let values = Image(width: w, height: h, format: .float32), confidence = Image(width: w, height: h, format: .gray8)
         let matte = Image(width: w, height: h, format: .gray8)
@@ -231,19 +245,13 @@ import Testing
             let row = values.plane(0).row(y, as: Float.self), c = confidence.plane(0).row(y, as: UInt8.self)
             let m = matte.plane(0).row(y, as: UInt8.self)
             for x in 0..<w {
-                let person = (8..<28).contains(x) && y >= 12          // 40 px of disparity: 10 samples unseen
-                row[x] = person ? 40 : x < 8 && y >= 12 ? 40 - wander * Float(y % 3) : 6   // the fill carries ~40 to the edge
-                c[x] = x < 8 && y >= 12 ? 0 : 200
+                let person = (start..<(start + 20)).contains(x) && y >= 12
+                row[x] = person ? disparity : x < start && y >= 12 ? fill(y) : 6
+                c[x] = x < start && y >= 12 ? 0 : 200
                 m[x] = person ? 255 : 0
             }
         }
-        var refiner = PersonDepthRefiner()
-        let out = refiner.refine(DisparityMap(values: values, confidence: confidence, referenceWidth: w * 4, referenceHeight: h * 4),
-                                 matte: matte)
-        for y in [14, 24, 34] {
-            for x in 0..<8 { #expect(value(out, x, y) == 6, "(\(x), \(y)): \(value(out, x, y))") }
-            for x in 9..<27 { #expect(abs(value(out, x, y) - 40) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
-        }
+        return (DisparityMap(values: values, confidence: confidence, referenceWidth: w * 4, referenceHeight: h * 4), matte)
     }
 
     /// A person whose left edge lies a little beyond their own disparity from the frame's edge
@@ -253,24 +261,11 @@ import Testing
     /// keep the fill.
     @Test(arguments: [true, false])
     func aStripTheMatcherFilledWithNeitherDepthTakesTheWalls(whole: Bool) {
-        let w = 64, h = 36
-        let values = Image(width: w, height: h, format: .float32), confidence = Image(width: w, height: h, format: .gray8)
-        let matte = Image(width: w, height: h, format: .gray8)
-        for y in 0..<h {
-            let row = values.plane(0).row(y, as: Float.self), c = confidence.plane(0).row(y, as: UInt8.self)
-            let m = matte.plane(0).row(y, as: UInt8.self)
-            for x in 0..<w {
-                let person = (11..<30).contains(x) && y >= 12
-                row[x] = person ? 36 : x < 11 && y >= 12 ? 14 : 6
-                c[x] = x < 11 && y >= 12 ? 0 : 200
-                m[x] = person ? 255 : 0
-            }
-        }
+        let (map, matte) = personNearTheLeftEdge(from: 11, disparity: 36) { _ in 14 }
         var settings = PersonDepthRefiner.Settings()
         settings.borderWhole = whole
         var refiner = PersonDepthRefiner(settings: settings)
-        let out = refiner.refine(DisparityMap(values: values, confidence: confidence, referenceWidth: w * 4, referenceHeight: h * 4),
-                                 matte: matte)
+        let out = refiner.refine(map, matte: matte)
         for y in [14, 24, 34] {
             for x in 0..<9 { #expect(value(out, x, y) == (whole ? 6 : 14), "(\(x), \(y)): \(value(out, x, y))") }
             for x in 12..<29 { #expect(abs(value(out, x, y) - 36) < 0.5, "(\(x), \(y)): \(value(out, x, y))") }
