@@ -360,7 +360,15 @@ func realPhotoDepth() throws {
     let averaged = DisparityMap(values: boxAverage(truthValues, factor: 4), referenceWidth: w, referenceHeight: h)
     let idealPlain = try DepthRenderComparison(frame: frame, truth: truth, map: averaged, settings: bilinear)
     let idealGuided = try DepthRenderComparison(frame: frame, truth: truth, map: averaged)
+    // No person in view: the refiner's parts that act without one (the fill of what the right
+    // camera cannot see at the left edge, the hold where the picture stands still) must not
+    // harm a real pair.
+    let blank = Image(width: w / 4, height: h / 4, format: .gray8)
+    blank.plane(0).fill(byte: 0)
+    var refiner = PersonDepthRefiner()
+    let refined = try DepthRenderComparison(frame: frame, truth: truth, map: refiner.refine(map, matte: blank, image: left, right: right))
     for (name, c) in [("the matcher's map read bilinearly", plain), ("the matcher's map, guided upsampling", guided),
+                      ("the matcher's map refined (no person in view), guided", refined),
                       ("the truth averaged to that grid, read bilinearly", idealPlain), ("the truth averaged, guided", idealGuided)] {
         report("real photo (Middlebury motorcycle, \(map.values.width)×\(map.values.height) map), \(name): whole frame / depth edges PSNR",
                String(format: "%.1f dB / %.1f dB, %.1f %% of edge pixels off by > 10 levels", c.wholePSNR, c.edgePSNR, 100 * c.edgeOffShare))

@@ -11,7 +11,8 @@ import Testing
     /// patch at disparity `near` over left-view columns `columns`; and the map (80×48, 4 pixels a
     /// sample) the matcher would give: the wall's 5 wherever the right view cannot see the patch,
     /// the patch's disparity where it can.
-    private func scene(columns: Range<Int>, near: Float) -> (left: Image, right: Image, map: [Float]) {
+    /// The right camera exposes `brighter` levels more than the left.
+    private func scene(columns: Range<Int>, near: Float, brighter: Int = 0) -> (left: Image, right: Image, map: [Float]) {
         let W = 320, H = 192, w = 80, h = 48, shift = Int(near)
         var seed: UInt32 = 11
         func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(30 + (seed >> 24) % 190) }
@@ -22,7 +23,7 @@ import Testing
             let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
             for x in 0..<W {
                 l[x] = inPatch(x, y) ? patch[y * W + x] : wall[y * W + x]
-                r[x] = inPatch(x + shift, y) ? patch[y * W + x + shift] : wall[y * W + min(W - 1, x + 5)]
+                r[x] = UInt8(min(255, Int(inPatch(x + shift, y) ? patch[y * W + x + shift] : wall[y * W + min(W - 1, x + 5)]) + brighter))
             }
         }
         var map = [Float](repeating: 5, count: w * h)
@@ -42,9 +43,11 @@ import Testing
     /// A head cut by the frame's left edge, 30 pixels of it at a disparity of 40: no pixel of it
     /// is in the right view, and the matcher gave it the wall's 5. Its samples take the width of
     /// the run that matches nothing (near the head's own 40, and never the wall's); the wall
-    /// beside it and above it keeps its 5.
-    @Test func somethingNarrowerThanItsDisparityTakesTheDepthOfItsWidth() {
-        let (d, written) = filled(scene(columns: 0..<30, near: 40))
+    /// beside it and above it keeps its 5 — also when the right camera exposes 11 levels brighter
+    /// (a plain sum of differences would match nothing).
+    @Test(arguments: [0, 11])
+    func somethingNarrowerThanItsDisparityTakesTheDepthOfItsWidth(brighter: Int) {
+        let (d, written) = filled(scene(columns: 0..<30, near: 40, brighter: brighter))
         #expect(!written.isEmpty)
         for y in 8..<22 {
             for x in 0..<7 { #expect(d[y * 80 + x] >= 24 && d[y * 80 + x] <= 40, "(\(x), \(y)): \(d[y * 80 + x])") }
@@ -58,8 +61,9 @@ import Testing
     /// A person from column 16 at a disparity of 40 hides the wall between them and the frame's
     /// edge from the right camera: that strip matches nothing either, but the person right of it
     /// explains it, and it keeps the wall's depth.
-    @Test func aWallStripAPersonHidesKeepsTheWallsDepth() {
-        let s = scene(columns: 16..<100, near: 40)
+    @Test(arguments: [0, 11])
+    func aWallStripAPersonHidesKeepsTheWallsDepth(brighter: Int) {
+        let s = scene(columns: 16..<100, near: 40, brighter: brighter)
         let (d, written) = filled(s)
         #expect(written.isEmpty)
         #expect(d == s.map)

@@ -31,6 +31,9 @@ public struct OutOfViewFill: Sendable {
         /// A window whose mean absolute luma difference against the right view is under this
         /// matches there.
         public var match: Float = 10
+        /// How far apart (levels) the means of two windows may lie and still match: the two
+        /// cameras' exposures.
+        public var exposure: Float = 12
         /// A window whose mean absolute deviation from its own mean is under this is flat: it
         /// matches only at its sample's own value (a flat patch matches any flat patch).
         public var texture: Float = 4
@@ -68,15 +71,24 @@ public struct OutOfViewFill: Sendable {
         let widest = max(settings.minimumRun, Int(settings.widest * Float(w)))
         let limit = settings.match * 25
         // The sum of absolute differences of the 5×5 window at (px, py) against the right view
-        // `shift` pixels to the left, or nil where the window leaves either view.
+        // `shift` pixels to the left, each window less its own mean (two cameras of a real rig
+        // differ in exposure by a few levels), or nil where the window leaves either view. Means
+        // further apart than ``Settings/exposure`` levels do not match at all (a flat cheek less
+        // its mean is a flat brick less its own).
         func cost(_ px: Int, _ py: Int, _ shift: Int) -> Float? {
             guard py >= 2, py + 2 < ih, px - 2 - shift >= 0, px + 2 < iw else { return nil }
+            var offset = 0
+            for yy in py - 2...py + 2 {
+                let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
+                for xx in px - 2...px + 2 { offset += Int(l[xx]) - Int(r[xx - shift]) }
+            }
+            guard Float(abs(offset)) <= settings.exposure * 25 else { return .infinity }
             var sum = 0
             for yy in py - 2...py + 2 {
                 let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
-                for xx in px - 2...px + 2 { sum += abs(Int(l[xx]) - Int(r[xx - shift])) }
+                for xx in px - 2...px + 2 { sum += abs(25 * (Int(l[xx]) - Int(r[xx - shift])) - offset) }
             }
-            return Float(sum)
+            return Float(sum) / 25
         }
         // Whether the 5×5 window at (px, py) has texture of its own (mean absolute deviation
         // from its mean at least `settings.texture`).
