@@ -58,6 +58,20 @@ import Testing
         }
     }
 
+    /// One row of the head matches the wall by chance (its pixels are what the right camera sees
+    /// of the wall five pixels before): its run is cut to nothing, and the rows above and below it
+    /// give it their width.
+    @Test func aRowThatMatchedByChanceTakesItsNeighboursWidth() {
+        let s = scene(columns: 0..<30, near: 40)
+        for y in 60..<65 {
+            let l = s.left.plane(0).row(y, as: UInt8.self), r = s.right.plane(0).row(y, as: UInt8.self)
+            for x in 5..<30 { l[x] = r[x - 5] }
+        }
+        let (d, _) = filled(s)
+        for x in 0..<7 { #expect(d[15 * 80 + x] >= 24 && d[15 * 80 + x] <= 40, "(\(x), 15): \(d[15 * 80 + x])") }
+        for x in 8..<20 { #expect(d[15 * 80 + x] == 5, "(\(x), 15): \(d[15 * 80 + x])") }
+    }
+
     /// A person from column 16 at a disparity of 40 hides the wall between them and the frame's
     /// edge from the right camera: that strip matches nothing either, but the person right of it
     /// explains it, and it keeps the wall's depth.

@@ -43,7 +43,7 @@ public struct OutOfViewFill: Sendable {
         /// must lie for nothing right of the run to explain it: a run may pass over one seen
         /// sample, and an outline may fall inside a sample.
         public var slack = 3
-        /// Rows each way whose runs vote on a row's width.
+        /// Rows each way whose runs vote on a row's width (and fill a row between two runs).
         public var rows = 3
         /// The longest run considered, as a share of the map's width.
         public var widest: Float = 0.2
@@ -121,6 +121,16 @@ public struct OutOfViewFill: Sendable {
             }
             return false
         }
+        // Whether something after a run of `run` samples on row `y` explains it: anything as
+        // near as its own column, give or take the gap the run may have passed over, hides
+        // everything left of it (or puts it out of the right camera's view).
+        let slack = Float(settings.slack) * sampleWidth
+        func explained(_ y: Int, _ run: Int) -> Bool {
+            (run..<widest).contains { x in
+                let v = d[y * w + x]
+                return v.isFinite && v >= Float(x) * sampleWidth - slack
+            }
+        }
         // Each row's run, where nothing explains it (0 elsewhere).
         var runs = [Int](repeating: 0, count: h)
         for y in 0..<h {
@@ -130,27 +140,26 @@ public struct OutOfViewFill: Sendable {
             while run < widest, !skip(y * w + run), !seen(run, y) || (run + 1 < w && !skip(y * w + run + 1) && !seen(run + 1, y)) {
                 run += 1
             }
-            guard run >= settings.minimumRun, run < widest, !skip(y * w + run) else { continue }
-            // What follows the run: anything as near as its own column, give or take the gap the
-            // run may have passed over, hides everything left of it (or puts it out of the right
-            // camera's view), and explains the run.
-            let slack = Float(settings.slack) * sampleWidth
-            guard (run..<widest).allSatisfy({ x in
-                let v = d[y * w + x]
-                return !v.isFinite || v < Float(x) * sampleWidth - slack
-            }) else { continue }
+            guard run >= settings.minimumRun, run < widest, !skip(y * w + run), !explained(y, run) else { continue }
             runs[y] = run
         }
         // The runs of a few rows each way vote (a flat patch that matched somewhere cuts one
-        // row's run short): each row takes the middle of its neighbours' widths.
+        // row's run short, or ends it before it began): each row takes the middle of its
+        // neighbours' widths, and a row between two runs within reach takes their middle length.
         var written: [Int] = []
         var near: [Int] = []
-        for y in 0..<h where runs[y] > 0 {
+        for y in 0..<h {
+            let lo = max(0, y - settings.rows), hi = min(h - 1, y + settings.rows)
+            guard runs[y] > 0 || (lo..<y).contains(where: { runs[$0] > 0 }) && (y + 1 <= hi && ((y + 1)...hi).contains(where: { runs[$0] > 0 }))
+            else { continue }
             near.removeAll(keepingCapacity: true)
-            for k in max(0, y - settings.rows)...min(h - 1, y + settings.rows) where runs[k] > 0 { near.append(runs[k]) }
+            for k in lo...hi where runs[k] > 0 { near.append(runs[k]) }
             near.sort()
-            let width = Float(near[near.count / 2]) * sampleWidth
-            for x in 0..<runs[y] {
+            let middle = near[near.count / 2]
+            let run = runs[y] > 0 ? runs[y] : middle
+            guard runs[y] > 0 || (run < widest && (0...run).allSatisfy({ !skip(y * w + $0) }) && !explained(y, run)) else { continue }
+            let width = Float(middle) * sampleWidth
+            for x in 0..<run {
                 d[y * w + x] = width
                 written.append(y * w + x)
             }
