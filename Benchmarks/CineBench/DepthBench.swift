@@ -185,12 +185,13 @@ private func halved(_ map: DisparityMap) -> DisparityMap {
 /// The mean of each `factor`×`factor` block's finite values (infinity where none is).
 private func boxAverage(_ values: Image, factor f: Int) -> Image {
     let out = Image(width: values.width / f, height: values.height / f, format: .float32)
+    let source = values.plane(0), target = out.plane(0)
     for y in 0..<out.height {
-        let d = out.plane(0).row(y, as: Float.self)
+        let d = target.row(y, as: Float.self)
         for x in 0..<out.width {
             var sum: Float = 0, n: Float = 0
             for yy in y * f..<(y + 1) * f {
-                let s = values.plane(0).row(yy, as: Float.self)
+                let s = source.row(yy, as: Float.self)
                 for xx in x * f..<(x + 1) * f where s[xx].isFinite { sum += s[xx]; n += 1 }
             }
             d[x] = n > 0 ? sum / n : .infinity

@@ -86,7 +86,8 @@ public struct DepthRenderComparison: Sendable {
     static func edgeBand(_ truth: DisparityMap, width w: Int, height h: Int) -> [Bool] {
         var edge = [Bool](repeating: false, count: w * h)
         let tw = truth.values.width, th = truth.values.height
-        func t(_ x: Int, _ y: Int) -> Float { truth.values.plane(0).row(min(y * th / h, th - 1), as: Float.self)[min(x * tw / w, tw - 1)] }
+        let plane = truth.values.plane(0)
+        func t(_ x: Int, _ y: Int) -> Float { plane.row(min(y * th / h, th - 1), as: Float.self)[min(x * tw / w, tw - 1)] }
         for y in 0..<h {
             for x in 0..<w {
                 let v = t(x, y)

@@ -681,25 +681,56 @@ public struct PersonDepthRefiner: Sendable {
         var cx: Float = 0, cy: Float = 0
         for p in samples { cx += Float(p.x); cy += Float(p.y) }
         cx /= Float(samples.count); cy /= Float(samples.count)
+        // The samples as columns, padded to whole lanes of 4 with weightless copies of the first
+        // (a 4-lane loop, the sums kept in Double lanes).
+        let n = samples.count, padded = (n + 3) / 4 * 4
+        var xs = [Float](repeating: Float(samples[0].x), count: padded), ys = [Float](repeating: Float(samples[0].y), count: padded)
+        var ts = [Float](repeating: samples[0].d, count: padded), live = [Float](repeating: 0, count: padded)
+        for (k, p) in samples.enumerated() { xs[k] = Float(p.x); ys[k] = Float(p.y); ts[k] = p.d; live[k] = 1 }
         for round in 0..<settings.iterations {
             // Normal equations in coordinates centred on the samples (well conditioned). Huber
             // weights first (they converge from anywhere), then Tukey's biweight, which gives a
             // wrong match (a stripe matched to the next one) no weight at all.
-            var m: [Double], v = [Double](repeating: 0, count: 3)
-            let tukey = round >= 2, cutoff = 3 * settings.huber
-            var s0 = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0
-            for p in samples {
-                let r = abs(p.d - s.disparity(p.x, p.y))
-                let q = r / cutoff
-                let wgt = tukey ? Double(r < cutoff ? (1 - q * q) * (1 - q * q) : 0)
-                    : Double(r <= settings.huber ? 1 : settings.huber / r)
-                let px = Double(Float(p.x) - cx), py = Double(Float(p.y) - cy), t = Double(p.d)
-                // The symmetric 3×3 normal matrix of (1, px, py), accumulated in scalars.
-                s0 += wgt; sx += wgt * px; sy += wgt * py
-                sxx += wgt * px * px; sxy += wgt * px * py; syy += wgt * py * py
-                v[0] += wgt * t; v[1] += wgt * px * t; v[2] += wgt * py * t
+            let tukey = round >= 2, cutoff = 3 * settings.huber, huber = settings.huber
+            var a0 = SIMD4<Double>(), ax = a0, ay = a0, axx = a0, axy = a0, ayy = a0, at = a0, axt = a0, ayt = a0
+            let (sa, sb, sc) = (s.a, s.b, s.c)
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    ts.withUnsafeBufferPointer { ts in
+                        live.withUnsafeBufferPointer { live in
+                            func lane(_ p: UnsafeBufferPointer<Float>, _ k: Int) -> SIMD4<Float> {
+                                UnsafeRawPointer(p.baseAddress! + k).loadUnaligned(as: SIMD4<Float>.self)
+                            }
+                            for k in stride(from: 0, to: padded, by: 4) {
+                                let x = lane(xs, k), y = lane(ys, k), t = lane(ts, k)
+                                let bx: SIMD4<Float> = sb * x, cy4: SIMD4<Float> = sc * y
+                                let plane: SIMD4<Float> = sa + bx + cy4
+                                let diff: SIMD4<Float> = t - plane
+                                let r: SIMD4<Float> = diff.replacing(with: -diff, where: diff .< 0)
+                                let q: SIMD4<Float> = r / cutoff
+                                var wgt: SIMD4<Float>
+                                if tukey {
+                                    wgt = (1 - q * q) * (1 - q * q)
+                                    wgt.replace(with: 0, where: r .>= cutoff)
+                                } else {
+                                    wgt = SIMD4(repeating: 1)
+                                    wgt.replace(with: huber / r, where: r .> huber)
+                                }
+                                let w = SIMD4<Double>(wgt * lane(live, k))
+                                let px = SIMD4<Double>(x - cx), py = SIMD4<Double>(y - cy), td = SIMD4<Double>(t)
+                                let wx: SIMD4<Double> = w * px, wy: SIMD4<Double> = w * py
+                                // The symmetric 3×3 normal matrix of (1, px, py), accumulated in lanes.
+                                a0 += w; ax += wx; ay += wy
+                                axx += wx * px; axy += wx * py; ayy += wy * py
+                                at += w * td; axt += wx * td; ayt += wy * td
+                            }
+                        }
+                    }
+                }
             }
-            m = [s0, sx, sy, sx, sxx, sxy, sy, sxy, syy]
+            let s0 = a0.sum(), sx = ax.sum(), sy = ay.sum(), sxx = axx.sum(), sxy = axy.sum(), syy = ayy.sum()
+            let v = [at.sum(), axt.sum(), ayt.sum()]
+            var m = [s0, sx, sy, sx, sxx, sxy, sy, sxy, syy]
             // People stand roughly square to a webcam: a slope has to earn its keep against
             // the ridge (a tilt the matches only hint at stays flat).
             let total = m[0]
@@ -936,9 +967,19 @@ public struct PersonDepthRefiner: Sendable {
             }
             return all > 0 ? Float(votes) / Float(all) : nil
         }
-        // (The test reads only the views: each sample is written as it is judged.)
-        for sample in outline {
-            guard let s = share(sample.index % w, sample.index / w, person: sample.person, background: sample.background) else { continue }
+        // The test reads only the views: the samples are judged on ``Settings/threads`` cores,
+        // then written.
+        var shares = [Float](repeating: .nan, count: outline.count)
+        shares.withUnsafeMutableBufferPointer { out in
+            let all = out
+            RowBands.run(0..<outline.count, bands: outline.count >= 256 ? max(1, settings.threads) : 1) { _, range in
+                for k in range {
+                    let sample = outline[k]
+                    all[k] = share(sample.index % w, sample.index / w, person: sample.person, background: sample.background) ?? .nan
+                }
+            }
+        }
+        for (sample, s) in zip(outline, shares) where !s.isNaN {
             d[sample.index] = sample.background + s * (sample.person - sample.background)
         }
         // Where the views gave a person's outline sample to the background, the matte reached
@@ -1161,33 +1202,62 @@ public struct PersonDepthRefiner: Sendable {
         }
         guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count, previousFitted.count == d.count,
               previousPerson.count == d.count else { return }
-        let jump = settings.heldJump
+        let jump = settings.heldJump, drop = settings.matteDrop
         let still = settings.stillThreshold, quiet = Int(settings.stillPicture)
+        let n = d.count, hasViews = luma.count == n && previousLuma.count == n
         // Still: the sample and its 8 neighbours all within `quiet` (a moving shirt whose mean
-        // happens to equal the wall's behind it in one sample does not pass in nine).
-        var calm = [Bool](repeating: false, count: d.count)
-        if luma.count == d.count && previousLuma.count == d.count {
-            var changed = [Bool](repeating: false, count: d.count)
-            for i in 0..<d.count { changed[i] = abs(Int(luma[i]) - Int(previousLuma[i])) > quiet }
-            for y in 1..<max(1, h - 1) {
-                for x in 1..<max(1, w - 1) {
-                    let i = y * w + x
-                    calm[i] = !(changed[i - w - 1] || changed[i - w] || changed[i - w + 1] || changed[i - 1] || changed[i]
-                                || changed[i + 1] || changed[i + w - 1] || changed[i + w] || changed[i + w + 1])
+        // happens to equal the wall's behind it in one sample does not pass in nine). Worked out
+        // branch-free on bytes (1 = changed): a row's change or-ed with the rows above and below,
+        // then with the columns either side.
+        var calm = [UInt8](repeating: 0, count: n)
+        if hasViews, w >= 3, h >= 3 {
+            var changed = [UInt8](repeating: 0, count: n), column = [UInt8](repeating: 0, count: n)
+            luma.withUnsafeBufferPointer { now in
+                previousLuma.withUnsafeBufferPointer { last in
+                    changed.withUnsafeMutableBufferPointer { c in
+                        for i in 0..<n { c[i] = abs(Int16(now[i]) - Int16(last[i])) > Int16(quiet) ? 1 : 0 }
+                    }
+                }
+            }
+            changed.withUnsafeBufferPointer { c in
+                column.withUnsafeMutableBufferPointer { v in
+                    for i in w..<(n - w) { v[i] = c[i - w] | c[i] | c[i + w] }
+                }
+            }
+            column.withUnsafeBufferPointer { v in
+                calm.withUnsafeMutableBufferPointer { out in
+                    for y in 1..<(h - 1) {
+                        let row = y * w
+                        for i in (row + 1)..<(row + w - 1) { out[i] = (v[i - 1] | v[i] | v[i + 1]) ^ 1 }
+                    }
                 }
             }
         }
-        for i in 0..<d.count {
-            let now = d[i], last = previous[i]
-            guard last.isFinite else { continue }
-            // Held: the background where the picture stands still, and a person there whom the
-            // matte is losing and whose depth jumped.
-            let lost = previousFitted[i] && person[i] + settings.matteDrop < previousPerson[i]
-                && (!now.isFinite || abs(now - last) > jump)
-            if calm[i] && (!fitted[i] || lost) {
-                d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
-            } else if !fitted[i] && now.isFinite && abs(now - last) < still {
-                d[i] = last + (1 - alpha) * (now - last)
+        d.withUnsafeMutableBufferPointer { d in
+            calm.withUnsafeBufferPointer { calm in
+                fitted.withUnsafeBufferPointer { fitted in
+                    person.withUnsafeBufferPointer { person in
+                        previous.withUnsafeBufferPointer { previous in
+                            previousFitted.withUnsafeBufferPointer { previousFitted in
+                                previousPerson.withUnsafeBufferPointer { previousPerson in
+                                    for i in 0..<n {
+                                        let now = d[i], last = previous[i]
+                                        guard last.isFinite else { continue }
+                                        // Held: the background where the picture stands still, and a person
+                                        // there whom the matte is losing and whose depth jumped.
+                                        let lost = previousFitted[i] && person[i] + drop < previousPerson[i]
+                                            && (!now.isFinite || abs(now - last) > jump)
+                                        if calm[i] != 0 && (!fitted[i] || lost) {
+                                            d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
+                                        } else if !fitted[i] && now.isFinite && abs(now - last) < still {
+                                            d[i] = last + (1 - alpha) * (now - last)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
