@@ -109,9 +109,10 @@ public struct OutOfViewFill: Sendable {
         // Whether sample (x, y) is seen by the right camera: it matches at its own value, or,
         // with texture of its own, at some shift the frame's edge allows (a flat patch of a face
         // matches the flat part of the same face the right view shows).
+        let map = d
         func seen(_ x: Int, _ y: Int) -> Bool {
             let px = (2 * x + 1) * iw / (2 * w), py = (2 * y + 1) * ih / (2 * h)
-            let v = d[y * w + x]
+            let v = map[y * w + x]
             if v.isFinite, let c = cost(px, py, Int((v * toImage).rounded())), c < limit { return true }
             guard textured(px, py) else { return false }
             var shift = 0
@@ -127,21 +128,38 @@ public struct OutOfViewFill: Sendable {
         let slack = Float(settings.slack) * sampleWidth
         func explained(_ y: Int, _ run: Int) -> Bool {
             (run..<widest).contains { x in
-                let v = d[y * w + x]
+                let v = map[y * w + x]
                 return v.isFinite && v >= Float(x) * sampleWidth - slack
             }
         }
-        // Each row's run, where nothing explains it (0 elsewhere).
+        // The samples to leave alone among the first columns the runs can reach.
+        let lead = min(w, widest + 1)
+        var skipped = [Bool](repeating: false, count: h * lead)
+        for y in 0..<h { for x in 0..<lead { skipped[y * lead + x] = skip(y * w + x) } }
+        // Each row's run, where nothing explains it (0 elsewhere): the rows on two cores, each
+        // sample's test made once.
         var runs = [Int](repeating: 0, count: h)
-        for y in 0..<h {
-            // (A single sample that matches somewhere — a flat patch of hair against a flat
-            // brick — does not end the run; two in a row do.)
-            var run = 0
-            while run < widest, !skip(y * w + run), !seen(run, y) || (run + 1 < w && !skip(y * w + run + 1) && !seen(run + 1, y)) {
-                run += 1
+        runs.withUnsafeMutableBufferPointer { buffer in
+            let runs = buffer
+            RowBands.run(0..<h, bands: 2) { _, rows in
+                var known = [Int8](repeating: -1, count: lead)
+                for y in rows {
+                    for x in 0..<lead { known[x] = -1 }
+                    func unseen(_ x: Int) -> Bool {
+                        if known[x] < 0 { known[x] = seen(x, y) ? 1 : 0 }
+                        return known[x] == 0
+                    }
+                    // (A single sample that matches somewhere — a flat patch of hair against a
+                    // flat brick — does not end the run; two in a row do.)
+                    var run = 0
+                    while run < widest, !skipped[y * lead + run],
+                          unseen(run) || (run + 1 < w && !skipped[y * lead + run + 1] && unseen(run + 1)) {
+                        run += 1
+                    }
+                    guard run >= settings.minimumRun, run < widest, !skipped[y * lead + run], !explained(y, run) else { continue }
+                    runs[y] = run
+                }
             }
-            guard run >= settings.minimumRun, run < widest, !skip(y * w + run), !explained(y, run) else { continue }
-            runs[y] = run
         }
         // The runs of a few rows each way vote (a flat patch that matched somewhere cuts one
         // row's run short, or ends it before it began): each row takes the middle of its

@@ -429,42 +429,49 @@ public struct PersonDepthRefiner: Sendable {
     /// enough to count, largest first; `labels` holds each sample's region (0 = none).
     private mutating func label(width w: Int, height h: Int) -> [Region] {
         let n = w * h
-        labels = [Int32](repeating: 0, count: n)
+        var labels = [Int32](repeating: 0, count: n)
         var regions: [Region] = []
         var next: Int32 = 1
         let level = settings.personLevel
-        for start in 0..<n where person[start] >= level && labels[start] == 0 {
-            var r = Region(label: next, count: 0, minX: w, maxX: 0, minY: h, maxY: 0)
-            stack.removeAll(keepingCapacity: true)
-            stack.append(Int32(start))
-            labels[start] = next
-            while let top = stack.popLast() {
-                let i = Int(top), x = i % w, y = i / w
-                r.count += 1
-                r.minX = min(r.minX, x); r.maxX = max(r.maxX, x); r.minY = min(r.minY, y); r.maxY = max(r.maxY, y)
-                // The four neighbours inside the map.
-                for k in 0..<4 {
-                    let j: Int
-                    switch k {
-                    case 0: j = x > 0 ? i - 1 : -1
-                    case 1: j = x + 1 < w ? i + 1 : -1
-                    case 2: j = y > 0 ? i - w : -1
-                    default: j = y + 1 < h ? i + w : -1
+        var stack = self.stack
+        stack.removeAll(keepingCapacity: true)
+        person.withUnsafeBufferPointer { person in
+            labels.withUnsafeMutableBufferPointer { labels in
+                for start in 0..<n where person[start] >= level && labels[start] == 0 {
+                    var r = Region(label: next, count: 0, minX: w, maxX: 0, minY: h, maxY: 0)
+                    stack.append(Int32(start))
+                    labels[start] = next
+                    while let top = stack.popLast() {
+                        let i = Int(top), x = i % w, y = i / w
+                        r.count += 1
+                        r.minX = min(r.minX, x); r.maxX = max(r.maxX, x); r.minY = min(r.minY, y); r.maxY = max(r.maxY, y)
+                        // The four neighbours inside the map.
+                        for k in 0..<4 {
+                            let j: Int
+                            switch k {
+                            case 0: j = x > 0 ? i - 1 : -1
+                            case 1: j = x + 1 < w ? i + 1 : -1
+                            case 2: j = y > 0 ? i - w : -1
+                            default: j = y + 1 < h ? i + w : -1
+                            }
+                            if j >= 0 && labels[j] == 0 && person[j] >= level {
+                                labels[j] = next
+                                stack.append(Int32(j))
+                            }
+                        }
                     }
-                    if j >= 0 && labels[j] == 0 && person[j] >= level {
-                        labels[j] = next
-                        stack.append(Int32(j))
-                    }
+                    regions.append(r)
+                    next += 1
                 }
             }
-            regions.append(r)
-            next += 1
         }
         // Regions too small to count lose their label, in one pass whatever their number.
         let smallest = max(Int(settings.minimumRegionShare * Float(n)), 1)
         var kept = [Bool](repeating: false, count: Int(next))
         for r in regions where r.count >= smallest { kept[Int(r.label)] = true }
         for i in 0..<n where labels[i] != 0 && !kept[Int(labels[i])] { labels[i] = 0 }
+        self.labels = labels
+        self.stack = stack
         return regions.filter { $0.count >= smallest }.sorted { $0.count > $1.count }
     }
 
@@ -1071,24 +1078,34 @@ public struct PersonDepthRefiner: Sendable {
         let ys = max(1, rows.lowerBound)..<min(left.height - 1, max(rows.upperBound, rows.lowerBound + 1))
         guard lo < hi, !ys.isEmpty else { return from }
         let s = Int(shift.rounded())
-        // (Two small scratch rows on the stack: this runs for every row of every left outline.)
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * (hi - lo)) { scratch in
+        // (Small scratch rows on the stack: this runs for every row of every left outline.)
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * (hi - lo) + 2) { scratch in
         let gain = UnsafeMutableBufferPointer(rebasing: scratch[0..<(hi - lo)])
-        let step = UnsafeMutableBufferPointer(rebasing: scratch[(hi - lo)...])
+        let step = UnsafeMutableBufferPointer(rebasing: scratch[(hi - lo)..<(2 * (hi - lo))])
+        // Each column's differences at the shift, over the rows the 3×3 windows of `ys` cover,
+        // each row counted once for every window that holds it: a window's cost is then the sum
+        // of three columns (whole numbers all, so the sums are exact in any order).
+        let columns = UnsafeMutableBufferPointer(rebasing: scratch[(2 * (hi - lo))...])
+        for c in columns.indices { columns[c] = 0 }
+        let first = max(lo - 1, s), last = min(hi + 1, right.width + s)
+        if first < last {
+            for yy in (ys.lowerBound - 1)...ys.upperBound {
+                let times = Float(min(ys.upperBound - 1, yy + 1) - max(ys.lowerBound, yy - 1) + 1)
+                guard times > 0 else { continue }
+                let l = left.row(yy, as: UInt8.self), q = right.row(yy, as: UInt8.self)
+                for x in first..<last { columns[x - lo + 1] += times * abs(Float(l[x]) - Float(q[x - s])) }
+            }
+        }
+        let n = Float(9 * ys.count)
         for x in lo..<hi {
-            var cost: Float = 0, n: Float = 0, jump: Float = 0
+            var jump: Float = 0
             for y in ys {
                 let r = left.row(y, as: UInt8.self)
                 jump += abs(Float(Int(r[x]) + Int(r[x + 1]) + Int(r[x + 2]) - Int(r[x - 1]) - Int(r[x - 2]) - Int(r[x - 3])))
-                let xr = x - s
-                guard xr >= 1, xr + 1 < right.width else { continue }
-                for yy in y - 1...y + 1 {
-                    let l = left.row(yy, as: UInt8.self), q = right.row(yy, as: UInt8.self)
-                    for k in -1...1 { cost += abs(Float(l[x + k]) - Float(q[xr + k])) }
-                    n += 3
-                }
             }
-            gain[x - lo] = n > 0 ? match - cost / n : 0
+            let xr = x - s
+            let cost = columns[x - lo] + columns[x - lo + 1] + columns[x - lo + 2]
+            gain[x - lo] = xr >= 1 && xr + 1 < right.width ? match - cost / n : 0
             step[x - lo] = jump / Float(3 * ys.count)
         }
         let total = gain.reduce(0, +)
