@@ -608,22 +608,28 @@ public struct PersonDepthRefiner: Sendable {
         guard right.width == iw, right.height == ih else { return false }
         let far = Int(max(match, other).rounded(.up)) + 1
         guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return false }
-        func ncc(_ d: Float) -> Float? {
-            let i0 = Int((-d).rounded(.down)), f = -d - Float(i0)
-            var sa: Float = 0, sb: Float = 0, saa: Float = 0, sbb: Float = 0, sab: Float = 0, n: Float = 0
-            for yy in stride(from: y - half, through: y + half, by: 2) {
-                let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
-                for xx in stride(from: x - half, through: x + half, by: 2) {
-                    let a = Float(l[xx])
-                    let b = Float(r[xx + i0]) * (1 - f) + Float(r[xx + i0 + 1]) * f
-                    sa += a; sb += b; saa += a * a; sbb += b * b; sab += a * b; n += 1
-                }
+        // Both correlations in one pass over the patch (the left patch's sums are shared).
+        let i0 = Int((-match).rounded(.down)), f = -match - Float(i0)
+        let j0 = Int((-other).rounded(.down)), g = -other - Float(j0)
+        var sa: Float = 0, saa: Float = 0, n: Float = 0
+        var sb: Float = 0, sbb: Float = 0, sab: Float = 0, sc: Float = 0, scc: Float = 0, sac: Float = 0
+        for yy in stride(from: y - half, through: y + half, by: 2) {
+            let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
+            for xx in stride(from: x - half, through: x + half, by: 2) {
+                let a = Float(l[xx])
+                let b = Float(r[xx + i0]) * (1 - f) + Float(r[xx + i0 + 1]) * f
+                let c = Float(r[xx + j0]) * (1 - g) + Float(r[xx + j0 + 1]) * g
+                sa += a; saa += a * a; n += 1
+                sb += b; sbb += b * b; sab += a * b
+                sc += c; scc += c * c; sac += a * c
             }
-            let va = saa - sa * sa / n, vb = sbb - sb * sb / n
-            if va < 4 * n { return nil }
-            return vb > 0 ? (sab - sa * sb / n) / (va * vb).squareRoot() : -1
         }
-        guard let atMatch = ncc(match), let atOther = ncc(other) else { return true }
+        let va = saa - sa * sa / n
+        // A flat patch: nothing tells the two apart.
+        if va < 4 * n { return true }
+        let vb = sbb - sb * sb / n, vc = scc - sc * sc / n
+        let atMatch = vb > 0 ? (sab - sa * sb / n) / (va * vb).squareRoot() : -1
+        let atOther = vc > 0 ? (sac - sa * sc / n) / (va * vc).squareRoot() : -1
         return atOther >= atMatch - 0.1
     }
 
@@ -1258,17 +1264,15 @@ public struct PersonDepthRefiner: Sendable {
                             previousFitted.withUnsafeBufferPointer { previousFitted in
                                 previousPerson.withUnsafeBufferPointer { previousPerson in
                                     for i in 0..<n {
-                                        let now = d[i], last = previous[i]
-                                        guard last.isFinite else { continue }
+                                        let now = d[i], last = previous[i], change = now - last
+                                        let known = last.isFinite, seen = now.isFinite, moved = abs(change)
                                         // Held: the background where the picture stands still, and a person
                                         // there whom the matte is losing and whose depth jumped.
-                                        let lost = previousFitted[i] && person[i] + drop < previousPerson[i]
-                                            && (!now.isFinite || abs(now - last) > jump)
-                                        if calm[i] != 0 && (!fitted[i] || lost) {
-                                            d[i] = now.isFinite ? last + (1 - held) * (now - last) : last
-                                        } else if !fitted[i] && now.isFinite && abs(now - last) < still {
-                                            d[i] = last + (1 - alpha) * (now - last)
-                                        }
+                                        let lost = previousFitted[i] && person[i] + drop < previousPerson[i] && (!seen || moved > jump)
+                                        let hold = known && calm[i] != 0 && (!fitted[i] || lost)
+                                        let lean = known && !hold && !fitted[i] && seen && moved < still
+                                        let kept = seen ? last + (1 - held) * change : last
+                                        d[i] = hold ? kept : lean ? last + (1 - alpha) * change : now
                                     }
                                 }
                             }
