@@ -934,7 +934,12 @@ public struct PersonDepthRefiner: Sendable {
         // Each outline sample once, with the person's and the background's disparity.
         var outline: [(index: Int, person: Float, background: Float)] = []
         var inward: [(index: Int, person: Float, background: Float, dx: Int, dy: Int)] = []
-        var listed = Set<Int>()
+        var listed = [Bool](repeating: false, count: w * h)
+        // Whether sample `k` was not listed yet (and is now).
+        func list(_ k: Int) -> Bool {
+            defer { listed[k] = true }
+            return !listed[k]
+        }
         for y in region.minY...region.maxY {
             for x in region.minX...region.maxX where labels[y * w + x] == region.label {
                 let i = y * w + x, v = d[i]
@@ -947,38 +952,51 @@ public struct PersonDepthRefiner: Sendable {
                     guard nx >= 0, nx < w, ny >= 0, ny < h else { continue }
                     let j = ny * w + nx, far = d[j]
                     guard far.isFinite, far < near - 3 else { continue }
-                    for k in [i, j] where listed.insert(k).inserted { outline.append((k, near, far)) }
+                    if list(i) { outline.append((i, near, far)) }
+                    if list(j) { outline.append((j, near, far)) }
                     inward.append((i, near, far, -dx, -dy))
                 }
             }
         }
-        // Sum of absolute differences of the 3×3 window at (px, py) against the right view
-        // `disparity` to the left (bilinear), or nil where it leaves either view.
-        func cost(_ px: Int, _ py: Int, _ disparity: Float) -> Float? {
-            let shift = disparity * toImage
-            let i0 = Int(shift.rounded(.down)), f = shift - Float(i0)
-            guard py >= 1, py + 1 < ih, px - 2 - i0 >= 0, px + 1 - i0 < iw else { return nil }
-            var sum: Float = 0
-            for yy in py - 1...py + 1 {
-                let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
-                for xx in px - 1...px + 1 {
-                    sum += abs(Float(l[xx]) - (Float(r[xx - i0]) * (1 - f) + Float(r[xx - i0 - 1]) * f))
-                }
-            }
-            return sum
-        }
-        // The share of the pixels of sample (x, y) that match better at `person` than at
-        // `background`, or nil where no window stays inside the views.
+        // The share of the pixels of sample (x, y) whose 3×3 window (sum of absolute differences
+        // against the right view that disparity to the left, bilinear) matches better at
+        // `person` than at `background`, or nil where no window stays inside the views. Each
+        // pixel's difference at each disparity is worked out once for the windows that share it.
         func share(_ x: Int, _ y: Int, person: Float, background: Float) -> Float? {
-            var votes = 0, all = 0
-            for py in y * ih / h..<(y + 1) * ih / h {
-                for px in x * iw / w..<(x + 1) * iw / w {
-                    guard let near = cost(px, py, person), let far = cost(px, py, background) else { continue }
-                    all += 1
-                    if near < far { votes += 1 }
+            let x0 = x * iw / w, x1 = (x + 1) * iw / w, y0 = y * ih / h, y1 = (y + 1) * ih / h
+            let bw = x1 - x0 + 2, bh = y1 - y0 + 2
+            guard bw > 2, bh > 2 else { return nil }
+            let near = (person * toImage, Int((person * toImage).rounded(.down)))
+            let far = (background * toImage, Int((background * toImage).rounded(.down)))
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * bw * bh) { diffs in
+                for k in 0..<2 {
+                    let (shift, i0) = k == 0 ? near : far, f = shift - Float(i0)
+                    let from = max(0, x0 - 1, i0 + 1), to = min(iw, x1 + 1, iw + i0)
+                    guard from < to else { continue }
+                    for yy in max(0, y0 - 1)..<min(ih, y1 + 1) {
+                        let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
+                        for xx in from..<to {
+                            diffs[k * bw * bh + (yy - y0 + 1) * bw + xx - x0 + 1]
+                                = abs(Float(l[xx]) - (Float(r[xx - i0]) * (1 - f) + Float(r[xx - i0 - 1]) * f))
+                        }
+                    }
                 }
+                func cost(_ k: Int, _ px: Int, _ py: Int) -> Float {
+                    var sum: Float = 0
+                    for yy in py - 1...py + 1 {
+                        for xx in px - 1...px + 1 { sum += diffs[k * bw * bh + (yy - y0 + 1) * bw + xx - x0 + 1] }
+                    }
+                    return sum
+                }
+                var votes = 0, all = 0
+                for py in y0..<y1 where py >= 1 && py + 1 < ih {
+                    for px in x0..<x1 where px - 2 - max(near.1, far.1) >= 0 && px + 1 - min(near.1, far.1) < iw && px + 1 < iw {
+                        all += 1
+                        if cost(0, px, py) < cost(1, px, py) { votes += 1 }
+                    }
+                }
+                return all > 0 ? Float(votes) / Float(all) : nil
             }
-            return all > 0 ? Float(votes) / Float(all) : nil
         }
         // The test reads only the views: the samples are judged on ``Settings/threads`` cores,
         // then written.
@@ -1005,7 +1023,7 @@ public struct PersonDepthRefiner: Sendable {
                 let x = f.index % w + f.dx, y = f.index / w + f.dy
                 guard x >= 0, x < w, y >= 0, y < h else { continue }
                 let k = y * w + x
-                guard labels[k] == region.label, abs(d[k] - f.person) <= 1.5, listed.insert(k).inserted,
+                guard labels[k] == region.label, abs(d[k] - f.person) <= 1.5, list(k),
                       let s = share(x, y, person: f.person, background: f.background) else { continue }
                 d[k] = f.background + s * (f.person - f.background)
                 if s <= limit { next.append((k, f.person, f.background, f.dx, f.dy)) }
