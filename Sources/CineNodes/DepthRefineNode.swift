@@ -18,7 +18,7 @@ public struct DepthRefineNode: Node {
         two people at different depths gets two planes, each sample taking the one its \
         neighbours' matches vote for; given the stereo pair, where two people meet the nearer one \
         is walked back to where the views and the picture's edge put the line. A person's plane \
-        within 1 px of last frame's keeps half of it, so a still person does not jitter. Given \
+        within 1 px of last frame's keeps 70 % of it, so a still person does not jitter. Given \
         the stereo pair, a torso sample that disagrees with its head (a head in front of another's \
         included) is tested against the views: where the right view matches it at the head's \
         disparity about as well as at its own (a knit, a stripe matched one period off; a flat \
@@ -30,7 +30,7 @@ public struct DepthRefineNode: Node {
         views, the left view's first columns that match nothing the right view shows, and that \
         nothing right of them hides (a head cut by the frame's left edge, narrower than its own \
         disparity), take the disparity of their width. Runs at \
-        the map's resolution (about 2 ms a frame at 320×180, the views' test on two cores). The \
+        the map's resolution (about 3–4 ms a frame at 320×180 on a slow two-core laptop, the views' tests on both cores). The \
         stereo graphs put it between `disparity` and everything that reads depth — focus, bokeh, \
         the stabilizer and the asset — so the recording holds the refined map (docs/disparity.md).
         """
