@@ -175,7 +175,7 @@ public struct OutOfViewFill: Sendable {
             near.sort()
             let middle = near[near.count / 2]
             let run = runs[y] > 0 ? runs[y] : middle
-            guard runs[y] > 0 || (run < widest && (0...run).allSatisfy({ !skip(y * w + $0) }) && !explained(y, run)) else { continue }
+            guard runs[y] > 0 || (run < widest && (0...run).allSatisfy({ !skipped[y * lead + $0] }) && !explained(y, run)) else { continue }
             let width = Float(middle) * sampleWidth
             for x in 0..<run {
                 d[y * w + x] = width

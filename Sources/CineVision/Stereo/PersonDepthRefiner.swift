@@ -1274,29 +1274,18 @@ public struct PersonDepthRefiner: Sendable {
                 }
             }
         }
+        let person = self.person, previous = self.previous, previousFitted = self.previousFitted, previousPerson = self.previousPerson
         d.withUnsafeMutableBufferPointer { d in
-            calm.withUnsafeBufferPointer { calm in
-                fitted.withUnsafeBufferPointer { fitted in
-                    person.withUnsafeBufferPointer { person in
-                        previous.withUnsafeBufferPointer { previous in
-                            previousFitted.withUnsafeBufferPointer { previousFitted in
-                                previousPerson.withUnsafeBufferPointer { previousPerson in
-                                    for i in 0..<n {
-                                        let now = d[i], last = previous[i], change = now - last
-                                        let known = last.isFinite, seen = now.isFinite, moved = abs(change)
-                                        // Held: the background where the picture stands still, and a person
-                                        // there whom the matte is losing and whose depth jumped.
-                                        let lost = previousFitted[i] && person[i] + drop < previousPerson[i] && (!seen || moved > jump)
-                                        let hold = known && calm[i] != 0 && (!fitted[i] || lost)
-                                        let lean = known && !hold && !fitted[i] && seen && moved < still
-                                        let kept = seen ? last + (1 - held) * change : last
-                                        d[i] = hold ? kept : lean ? last + (1 - alpha) * change : now
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+            for i in 0..<n {
+                let now = d[i], last = previous[i], change = now - last
+                let known = last.isFinite, seen = now.isFinite, moved = abs(change)
+                // Held: the background where the picture stands still, and a person there whom the
+                // matte is losing and whose depth jumped.
+                let lost = previousFitted[i] && person[i] + drop < previousPerson[i] && (!seen || moved > jump)
+                let hold = known && calm[i] != 0 && (!fitted[i] || lost)
+                let lean = known && !hold && !fitted[i] && seen && moved < still
+                let kept = seen ? last + (1 - held) * change : last
+                d[i] = hold ? kept : lean ? last + (1 - alpha) * change : now
             }
         }
     }
