@@ -123,7 +123,7 @@ func runDepthBench() throws {
         for (name, all) in rows {
             let m = DepthRenderComparison.mean(all)
             report("seed \(seed) \(name): whole frame / depth edges PSNR",
-                   String(format: "%.1f dB / %.1f dB, %.1f %% of edge pixels off by > 10 levels", m.wholePSNR, m.edgePSNR, 100 * m.edgeOffShare))
+                   String(format: "%.2f dB / %.2f dB, %.2f %% of edge pixels off by > 10 levels", m.wholePSNR, m.edgePSNR, 100 * m.edgeOffShare))
         }
     }
     if ProcessInfo.processInfo.environment["BREATH_ONLY"] == nil { try realPhotoDepth() }
@@ -143,7 +143,8 @@ func runDepthBench() throws {
 
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
 /// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level), `REFINE_INTERIOR` (its inside
-/// level) and `REFINE_REACH` (the left outline's reach) name, for trying them.
+/// level), `REFINE_REACH` (the left outline's reach), `REFINE_SOFT_TOP` and `REFINE_SOFT_LEVEL`
+/// (the soft matte's rows and level for the top outline) name, for trying them.
 private func tunedRefiner() -> PersonDepthRefiner {
     var refiner = PersonDepthRefiner()
     let env = ProcessInfo.processInfo.environment
@@ -154,6 +155,8 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_PERSON"].flatMap(Float.init) { refiner.settings.personLevel = t }
     if let t = env["REFINE_INTERIOR"].flatMap(Float.init) { refiner.settings.interiorLevel = t }
     if let t = env["REFINE_REACH"].flatMap(Int.init) { refiner.settings.leftOutlineReach = t }
+    if let t = env["REFINE_SOFT_TOP"].flatMap(Int.init) { refiner.settings.softTopReach = t }
+    if let t = env["REFINE_SOFT_LEVEL"].flatMap(Float.init) { refiner.settings.softTopLevel = t }
     if env["REFINE_OUT_OF_VIEW"] == "0" { refiner.settings.outOfView = false }
     if env["REFINE_BORDER_WHOLE"] == "0" { refiner.settings.borderWhole = false }
     return refiner

@@ -469,6 +469,34 @@ import Testing
         }
     }
 
+    /// The top of a head the matte leaves soft (under its person level) and the matcher found but
+    /// for its last sample: the views test the outline above what the map holds of the person.
+    @Test func theTopOfAHeadTheMatteLeavesSoftIsTestedByTheViews() {
+        let w = 80, h = 48
+        // The person covers full-resolution rows from 24 (sample row 6) and columns 40..<160
+        // (samples 10..<40). The matte is soft (0.3) over sample rows 6–9; the map gives the
+        // person's 20 from row 7 only.
+        let (left, right) = personOnAWall(columns: 40..<160, seed: 13)
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            let person = (10..<40).contains(x)
+            return (person && y >= 7 ? 20 : 5, person && y >= 10)
+        }
+        for y in 6...9 {
+            let m = matte.plane(0).row(y, as: UInt8.self)
+            for x in 10..<40 { m[x] = 77 }
+        }
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte, image: left, right: right)
+        for x in [14, 24, 34] {
+            // At least three quarters of its pixels the person's (the top row's windows reach the wall).
+            #expect(value(out, x, 6) > 5 + 0.75 * 15 && value(out, x, 6) <= 20.01, "(\(x), 6): \(value(out, x, 6))")
+            #expect(abs(value(out, x, 5) - 5) < 1.5, "(\(x), 5): \(value(out, x, 5))")
+        }
+        var off = PersonDepthRefiner()
+        off.settings.softTopLevel = 2
+        #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 24, 6) - 5) < 0.5)
+    }
+
     /// A person standing still whose matches jitter (the fit moves 0.6 px a frame) leans on last
     /// frame's surface; one walking towards the camera by 2 px a frame is followed at once.
     @Test func aStillPersonsSurfaceStopsJitteringAndAWalkingOneIsFollowed() {
