@@ -143,8 +143,8 @@ func runDepthBench() throws {
 
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
 /// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level), `REFINE_INTERIOR` (its inside
-/// level), `REFINE_REACH` (the left outline's reach), `REFINE_SOFT_TOP` and `REFINE_SOFT_LEVEL`
-/// (the soft matte's rows and level for the top outline) name, for trying them.
+/// level), `REFINE_REACH` (the left outline's reach), `REFINE_SOFT_TOP`, `REFINE_SOFT_LEVEL`
+/// and `REFINE_SOFT_TOLERANCE` (the soft matte's rows, level and tolerance for the top outline) name, for trying them.
 private func tunedRefiner() -> PersonDepthRefiner {
     var refiner = PersonDepthRefiner()
     let env = ProcessInfo.processInfo.environment
@@ -157,6 +157,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_REACH"].flatMap(Int.init) { refiner.settings.leftOutlineReach = t }
     if let t = env["REFINE_SOFT_TOP"].flatMap(Int.init) { refiner.settings.softTopReach = t }
     if let t = env["REFINE_SOFT_LEVEL"].flatMap(Float.init) { refiner.settings.softTopLevel = t }
+    if let t = env["REFINE_SOFT_TOLERANCE"].flatMap(Float.init) { refiner.settings.softTopTolerance = t }
     if env["REFINE_OUT_OF_VIEW"] == "0" { refiner.settings.outOfView = false }
     if env["REFINE_BORDER_WHOLE"] == "0" { refiner.settings.borderWhole = false }
     return refiner
