@@ -130,7 +130,7 @@ func runDepthBench() throws {
     for seed: UInt64 in [1, 2, 3] {
         let b = try breathing(seed: seed, frames: 120..<140)
         report("seed \(seed) still background, frame-to-frame change the exact render does not have",
-               String(format: "matcher %.3f levels, refined %.3f levels (target ≤ 0.1)", b.matcher, b.refined))
+               String(format: "matcher %.4f levels, refined %.4f levels (target ≤ 0.1)", b.matcher, b.refined))
     }
     costs.sort()
     guard !costs.isEmpty else { return }

@@ -110,4 +110,37 @@ import Testing
         #expect(same, "the render from the coarse map is the render from its guided upsampling")
         #expect(differs > 100, "and not the bilinear one (\(differs) pixels differ by more than 4)")
     }
+    /// Where the frame's luma explains a window's step (the bright subject on the wall), the
+    /// pixels snap to one depth or the other; where a sample does not follow the luma (a wrong
+    /// sample on the wall), the soft model stays as it was.
+    @Test func aStepTheFrameExplainsIsDrawnHardOneItDoesNotStaysSoft() {
+        let (frame, truth, map) = scene()
+        // A wrong sample far from the subject: the wall's luma, the subject's depth.
+        map.values.plane(0).row(10, as: Float.self)[10] = 40
+        var soft = GuidedDepthUpsampler.Settings()
+        soft.snapPower = 0
+        let hard = GuidedDepthUpsampler().upsample(map, frame: frame)
+        let ramp = GuidedDepthUpsampler(settings: soft).upsample(map, frame: frame)
+        func value(_ m: DisparityMap, _ x: Int, _ y: Int) -> Float { m.values.plane(0).row(y, as: Float.self)[x] }
+        // Along the subject's outline, pixels off the truth by more than 1 px.
+        var offHard = 0, offSoft = 0
+        for y in 80..<170 {
+            for x in 0..<320 {
+                if abs(value(hard, x, y) - truth[y * 320 + x]) > 1 { offHard += 1 }
+                if abs(value(ramp, x, y) - truth[y * 320 + x]) > 1 { offSoft += 1 }
+            }
+        }
+        #expect(offSoft > 300, "the soft ramp: \(offSoft) pixels off by more than 1 px")
+        #expect(offHard * 4 < offSoft, "snapped: \(offHard) pixels off, soft \(offSoft)")
+        // Around the wrong sample the luma does not follow the depth: the ramp is left alone.
+        var largest: Float = 0, spread = false
+        for y in 32..<52 {
+            for x in 32..<52 {
+                largest = max(largest, abs(value(hard, x, y) - value(ramp, x, y)))
+                if value(ramp, x, y) > 10.5 { spread = true }
+            }
+        }
+        #expect(spread, "the wrong sample spreads into the soft ramp")
+        #expect(largest < 0.5, "around the wrong sample snapped and soft differ by \(largest) px")
+    }
 }
