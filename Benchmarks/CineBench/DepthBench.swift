@@ -35,7 +35,7 @@ func runDepthBench() throws {
     var matchCosts: [[Double]] = [[], []]
     let personMatte = try PersonMatte()
     let dump = ProcessInfo.processInfo.environment["DEPTH_DUMP"]
-    var costs: [Double] = []
+    var costs: [Double] = [], stepCosts: [Double] = []
     var bilinear = BokehRenderer.Settings()
     bilinear.guidedUpsampling = false
     let timedBilinear = BokehRenderer(settings: bilinear), timedGuided = BokehRenderer()
@@ -56,8 +56,11 @@ func runDepthBench() throws {
             ("refined, exact outline samples in the stereo border", []), ("refined, exact outline samples on the near side", []),
             ("refined, exact outline samples left of the near side", []), ("refined, exact other outline samples", []),
             ("matcher at 640×360 averaged to 320×180 + person refinement", []),
+            ("matcher + person refinement + steps by the views (the node's `steps`)", []),
         ]
         var finerRefiner = tunedRefiner()
+        var stepsRefiner = tunedRefiner()
+        stepsRefiner.settings.stepsByTheViews = true
         // The two rows read bilinearly, as the renderer did before its guided upsampling.
         let bilinearRows = rows.indices.filter { rows[$0].0.contains("bilinear map") }
 
@@ -82,6 +85,9 @@ func runDepthBench() throws {
             let better = refiner.refine(map, matte: matte, image: left, right: right)
             costs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
             let finerRefined = finerRefiner.refine(finerMap, matte: matte, image: left, right: right)
+            let ts = DispatchTime.now().uptimeNanoseconds
+            let stepped = stepsRefiner.refine(map, matte: matte, image: left, right: right)
+            stepCosts.append(Double(DispatchTime.now().uptimeNanoseconds - ts) / 1e6)
             guard frame >= 120, frame % 20 == 0 else { continue }
             let exact = DisparityMap(values: truth, referenceWidth: w, referenceHeight: h)
             let averaged = DisparityMap(values: boxAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h)
@@ -98,7 +104,7 @@ func runDepthBench() throws {
                 mix(better, averaged, outlineFrom: averaged), mix(averaged, better, outlineFrom: averaged),
                 better, averaged,
                 withExact(better, averaged, .border), withExact(better, averaged, .nearSide), withExact(better, averaged, .leftOfNear),
-                withExact(better, averaged, .otherFar), finerRefined,
+                withExact(better, averaged, .otherFar), finerRefined, stepped,
             ]
             for (renderer, k) in [(timedBilinear, 0), (timedGuided, 1)] {
                 let t = DispatchTime.now().uptimeNanoseconds
@@ -139,6 +145,8 @@ func runDepthBench() throws {
     report("the matcher on a 720p pair", String(format: "median %.2f ms at 320×180, %.2f ms at 640×360 and averaged to 320×180 (two cores)", matches[0], matches[1]))
     report("render of a 720p frame from the refined 320×180 map", String(format: "median %.2f ms with guided upsampling, %.2f ms reading the map bilinearly", medians[1], medians[0]))
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms (the views' test on two cores)", costs[costs.count / 2]))
+    stepCosts.sort()
+    report("person refinement + steps by the views (320×180)", String(format: "median %.2f ms", stepCosts[stepCosts.count / 2]))
 }
 
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
@@ -158,6 +166,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_SOFT_TOP"].flatMap(Int.init) { refiner.settings.softTopReach = t }
     if let t = env["REFINE_SOFT_LEVEL"].flatMap(Float.init) { refiner.settings.softTopLevel = t }
     if let t = env["REFINE_SOFT_TOLERANCE"].flatMap(Float.init) { refiner.settings.softTopTolerance = t }
+    if env["REFINE_STEPS"] == "1" { refiner.settings.stepsByTheViews = true }
     if env["REFINE_OUT_OF_VIEW"] == "0" { refiner.settings.outOfView = false }
     if env["REFINE_BORDER_WHOLE"] == "0" { refiner.settings.borderWhole = false }
     return refiner

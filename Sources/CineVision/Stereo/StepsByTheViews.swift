@@ -1,0 +1,148 @@
+// StepsByTheViews: the matcher's depth steps away from people — a cabinet's edge, a pillar, a
+// frame on the wall — redrawn by the views: each sample beside a step becomes the blend of the two
+// depths in the share of its pixels the right view gives the near side.
+import CineMedia
+
+/// Blends the samples on each side of a depth step by what the views say.
+///
+/// The matcher's 9×7 census window straddles a depth step and takes the side with the stronger
+/// texture: a dark cabinet's edge over lighter bricks fattens the cabinet by a sample onto the wall
+/// below it, and a 320×180 sample on the step holds one depth where the frame under it holds two.
+/// For each sample beside a step (a neighbour right of it, above or below it more than
+/// ``Settings/step`` px farther), the sample and that neighbour are each tested by the views
+/// (``ViewsShare``: which of the two disparities matches each pixel's 3×3 window better) and
+/// become the blend of the two disparities in the share of their pixels that matched the near one.
+/// Leftwards the test says nothing (left of a nearer surface the farther side is hidden from the
+/// right camera): those steps are left alone.
+///
+/// ```swift
+/// StepsByTheViews().blend(&d, mapWidth: 320, mapHeight: 180, referenceWidth: 1280,
+///                         left: left.plane(0), right: right.plane(0), skip: nearPeople)
+/// ```
+/// Cost: one ``ViewsShare`` test a sample beside a step (16 pixels, two disparities), on
+/// ``Settings/threads`` cores.
+public struct StepsByTheViews: Sendable {
+    /// The knobs of the blend.
+    public struct Settings: Sendable, Hashable {
+        /// The least difference of two neighbours, in pixels of disparity, that is a step.
+        public var step: Float = 3
+        /// The most a near sample's share may be for the sample behind it to be tested too.
+        public var inwardShare: Float = 0.25
+        /// Cores for the test.
+        public var threads = 2
+        /// The default settings.
+        public init() {}
+    }
+
+    /// The settings of the next call.
+    public var settings: Settings
+
+    /// Creates the blend.
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// Blends the samples beside each step of `d` (`mapWidth`×`mapHeight`, disparity in pixels of
+    /// a `referenceWidth`-wide frame; `±inf` are holes, left alone) by the views `left` and
+    /// `right` (luma planes of one size, at least twice the map's width). Samples where `skip` is
+    /// true take no part (another stage decided them). Returns how many samples changed.
+    @discardableResult
+    public func blend(_ d: inout [Float], mapWidth w: Int, mapHeight h: Int, referenceWidth: Int,
+                      left: Plane, right: Plane, skip: [Bool]) -> Int {
+        guard w >= 2, h >= 2, right.width == left.width, right.height == left.height, left.width >= 2 * w,
+              d.count == w * h, skip.count == w * h else { return 0 }
+        let toImage = Float(left.width) / Float(referenceWidth), step = settings.step
+        let sampleWidth = Float(referenceWidth) / Float(w), bands = max(1, settings.threads)
+        typealias Pair = (near: Int, far: Int, nearDisparity: Float, farDisparity: Float)
+        // Each band's pairs (a sample beside a farther neighbour), found on its own core.
+        var found = [[Pair]](repeating: [], count: bands)
+        let reach = UnsafeMutablePointer<Float>.allocate(capacity: w * h)
+        defer { reach.deallocate() }
+        d.withUnsafeBufferPointer { dp in
+            skip.withUnsafeBufferPointer { sp in
+                let d = dp.baseAddress!, skip = sp.baseAddress!
+                // Left of a nearer surface the farther side is hidden from the right camera and
+                // matches nothing at its own depth: the test would pick at random. `reach[k]` is
+                // the most any sample right of k reaches leftwards past it (its disparity less its
+                // distance, in pixels, beyond the next sample); a sample's pixels at disparity
+                // `far` are hidden where that exceeds `far` by a step.
+                RowBands.run(0..<h, bands: bands) { _, rows in
+                    for y in rows {
+                        let row = d + y * w, out = reach + y * w
+                        var m = -Float.infinity
+                        out[w - 1] = m
+                        for x in stride(from: w - 2, through: 0, by: -1) {
+                            let v = row[x + 1]
+                            m = max(v.isFinite ? v : -.infinity, m - sampleWidth)
+                            out[x] = m
+                        }
+                    }
+                }
+                found.withUnsafeMutableBufferPointer { lists in
+                    let lists = lists
+                    RowBands.run(0..<h, bands: bands) { band, rows in
+                        var pairs: [Pair] = []
+                        for y in rows {
+                            for x in 0..<w {
+                                let i = y * w + x, near = d[i]
+                                // Most samples step nowhere: one test for the three neighbours first.
+                                let right = x + 1 < w ? d[i + 1] : .infinity, below = y + 1 < h ? d[i + w] : .infinity
+                                let above = y > 0 ? d[i - w] : .infinity
+                                guard min(right, min(below, above)) < near - step, !skip[i], near.isFinite,
+                                      reach[i] <= near + step,
+                                      // (In the stereo border no pixel of the sample is seen by both views.)
+                                      Float(x + 1) * sampleWidth - 3 >= near else { continue }
+                                // Right, below, above.
+                                for j in [x + 1 < w ? i + 1 : -1, y + 1 < h ? i + w : -1, y > 0 ? i - w : -1] where j >= 0 {
+                                    let far = d[j]
+                                    guard !skip[j], far.isFinite, far < near - step, reach[j] <= far + step else { continue }
+                                    pairs.append((i, j, near, far))
+                                }
+                            }
+                        }
+                        lists[band] = pairs
+                    }
+                }
+            }
+        }
+        // Each sample once, from its first pair in row order.
+        var listed = [Bool](repeating: false, count: w * h)
+        // With each near sample, the sample behind it (away from the farther neighbour).
+        var samples: [(index: Int, near: Float, far: Float, inward: Int)] = []
+        for pair in found.joined() {
+            let behind = 2 * pair.near - pair.far, (x, bx) = (pair.near % w, (2 * pair.near - pair.far) % w)
+            for k in [pair.near, pair.far] where !listed[k] {
+                listed[k] = true
+                let inward = k == pair.near && behind >= 0 && behind < w * h && abs(bx - x) <= 1 ? behind : -1
+                samples.append((k, pair.nearDisparity, pair.farDisparity, inward))
+            }
+        }
+        guard !samples.isEmpty else { return 0 }
+        var shares = [Float](repeating: .nan, count: samples.count)
+        shares.withUnsafeMutableBufferPointer { out in
+            let all = out
+            RowBands.run(0..<samples.count, bands: samples.count >= 256 ? bands : 1) { _, range in
+                for k in range {
+                    let s = samples[k]
+                    all[k] = ViewsShare.near(left, right, x: s.index % w, y: s.index / w, mapWidth: w, mapHeight: h,
+                                             near: s.near, far: s.far, toImage: toImage) ?? .nan
+                }
+            }
+        }
+        var changed = 0
+        for (s, share) in zip(samples, shares) where !share.isNaN {
+            d[s.index] = s.far + share * (s.near - s.far)
+            changed += 1
+        }
+        // A near sample the views gave (mostly) to the far side was the matcher's fattening: the
+        // step lies behind it, and the sample there is tested too (one layer).
+        for (s, share) in zip(samples, shares) where !share.isNaN && share <= settings.inwardShare && s.inward >= 0 {
+            let k = s.inward
+            guard !skip[k], !listed[k], abs(d[k] - s.near) <= 1.5,
+                  let inner = ViewsShare.near(left, right, x: k % w, y: k / w, mapWidth: w, mapHeight: h,
+                                              near: s.near, far: s.far, toImage: toImage) else { continue }
+            listed[k] = true
+            d[k] = s.far + inner * (s.near - s.far)
+            changed += 1
+        }
+        return changed
+    }
+}
