@@ -73,10 +73,10 @@ public struct PersonDepthRefiner: Sendable {
         public var outlineByTheViews = true
         /// Whether the depth steps away from people (a cabinet's edge, a pillar, a frame on the
         /// wall) are blended by the views too (``StepsByTheViews``), the samples beside people's
-        /// outlines included. `CineBench depth`, seeds 1–3, near the depth edges: 38.50 / 38.41 /
-        /// 38.88 dB with 0.97 / 1.24 / 1.18 % of edge pixels off, against 38.36 / 38.13 / 38.52 dB
+        /// outlines included. `CineBench depth`, seeds 1–3, near the depth edges: 38.51 / 38.42 /
+        /// 38.89 dB with 0.98 / 1.24 / 1.18 % of edge pixels off, against 38.36 / 38.13 / 38.52 dB
         /// and 0.98 / 1.33 / 1.33 % without; the real Middlebury pair 32.4 dB against 32.0. Off by
-        /// default: it costs 0.7 ms more a frame at 320×180 (two cores), over the refinement's
+        /// default: it costs 0.9 ms more a frame at 320×180 (two cores), over the refinement's
         /// 4-ms budget on a slower machine. The `depth-refine` node's `steps` turns it on.
         public var stepsByTheViews = false
         /// Samples the views' test of a person's right, top and bottom outline goes on inwards

@@ -13,11 +13,13 @@ import CineMedia
 /// (``ViewsShare``: which of the two disparities matches each pixel's 3×3 window better) and
 /// become the blend of the two disparities in the share of their pixels that matched the near one.
 /// Leftwards the test says nothing (left of a nearer surface the farther side is hidden from the
-/// right camera): those steps are left alone.
+/// right camera): those steps, and any sample whose far depth something right of it hides, are
+/// left alone. Where a near sample goes (mostly, ``Settings/inwardShare``) to the far side, it was
+/// the matcher's fattening, and the sample behind it is tested too.
 ///
 /// ```swift
 /// StepsByTheViews().blend(&d, mapWidth: 320, mapHeight: 180, referenceWidth: 1280,
-///                         left: left.plane(0), right: right.plane(0), skip: nearPeople)
+///                         left: left.plane(0), right: right.plane(0), skip: people)
 /// ```
 /// Cost: one ``ViewsShare`` test a sample beside a step (16 pixels, two disparities), on
 /// ``Settings/threads`` cores.
