@@ -110,10 +110,10 @@ public struct StepsByTheViews: Sendable {
         // With each near sample, the sample behind it (away from the farther neighbour).
         var samples: [(index: Int, near: Float, far: Float, inward: Int)] = []
         for pair in found.joined() {
-            let behind = 2 * pair.near - pair.far, (x, bx) = (pair.near % w, (2 * pair.near - pair.far) % w)
+            let behind = 2 * pair.near - pair.far
             for k in [pair.near, pair.far] where !listed[k] {
                 listed[k] = true
-                let inward = k == pair.near && behind >= 0 && behind < w * h && abs(bx - x) <= 1 ? behind : -1
+                let inward = k == pair.near && behind >= 0 && behind < w * h && abs(behind % w - k % w) <= 1 ? behind : -1
                 samples.append((k, pair.nearDisparity, pair.farDisparity, inward))
             }
         }
