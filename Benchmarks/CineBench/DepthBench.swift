@@ -15,7 +15,9 @@
 // render's with and without the guided upsampling; and the same comparison on a real pair with its
 // ground truth (the Middlebury motorcycle, `realPhotoDepth`). The refiner sees every frame, as in a take. `DEPTH_DUMP=folder` writes seed 1's frame 160 (or `DEPTH_DUMP_FRAME`'s, one of 120, 140, …; `all`: every judged frame of every seed, in a folder each)
 // (or `DEPTH_DUMP_SEED`'s) as pictures (frame, maps, renders, their difference); `BREATH_ONLY=1`
-// measures the breathing alone; `DEPTH_FRAMES=1` prints each judged frame's figures for the refined map.
+// measures the breathing alone; `DEPTH_FRAMES=1` prints each judged frame's figures for the refined map;
+// `REFINE_COST_ONLY=1` times the refinement alone (seed 2's frames 100–159, matched once, refined
+// over and over: the loop to profile).
 import CineGStreamer
 import CineInference
 import CineMedia
@@ -35,6 +37,9 @@ func runDepthBench() throws {
     var matchCosts: [[Double]] = [[], []]
     let personMatte = try PersonMatte()
     let dump = ProcessInfo.processInfo.environment["DEPTH_DUMP"]
+    if ProcessInfo.processInfo.environment["REFINE_COST_ONLY"] != nil {
+        return try refinementCost(matcher: matcher, personMatte: personMatte, width: w, height: h)
+    }
     var costs: [Double] = [], stepCosts: [Double] = []
     var bilinear = BokehRenderer.Settings()
     bilinear.guidedUpsampling = false
@@ -147,6 +152,33 @@ func runDepthBench() throws {
     report("person refinement at the map's resolution (320×180)", String(format: "median %.2f ms (the views' test on two cores)", costs[costs.count / 2]))
     stepCosts.sort()
     report("person refinement + steps by the views (320×180)", String(format: "median %.2f ms", stepCosts[stepCosts.count / 2]))
+}
+
+/// The refinement's cost alone: seed 2's frames 100–159 matched and matted once, then refined in
+/// order five times over (`REFINE_STEPS=1` with the steps).
+private func refinementCost(matcher: StereoMatcher, personMatte: PersonMatte, width w: Int, height h: Int) throws {
+    let scene = SyntheticScene(SyntheticScene.Configuration(width: w, height: h, fps: 30, seed: 2))
+    var steady = graphsMatteSmoother()
+    var inputs: [(map: DisparityMap, matte: Image, left: Image, right: Image)] = []
+    for frame in 100..<160 {
+        let left = Image(width: w, height: h, format: .i420), right = Image(width: w, height: h, format: .i420)
+        scene.render(frame: frame, left: left, right: right, groundTruth: nil)
+        let matte = try personMatte.estimate(left)
+        steady.smooth(matte)
+        inputs.append((try matcher.match(left: left, right: right), matte.copy(), left, right))
+    }
+    var costs: [Double] = []
+    for _ in 0..<5 {
+        var refiner = tunedRefiner()
+        for input in inputs {
+            let t = DispatchTime.now().uptimeNanoseconds
+            _ = refiner.refine(input.map, matte: input.matte, image: input.left, right: input.right)
+            costs.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
+        }
+    }
+    costs.sort()
+    report("person refinement alone (320×180, \(costs.count) runs)",
+           String(format: "median %.2f ms, 10th–90th percentile %.2f–%.2f ms", costs[costs.count / 2], costs[costs.count / 10], costs[costs.count * 9 / 10]))
 }
 
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,

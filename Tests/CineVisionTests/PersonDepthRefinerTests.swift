@@ -590,6 +590,47 @@ import Testing
     }
 }
 
+@Suite struct PersonDepthRefinerCorrelationTests {
+    /// The views' test read eight pixels to a vector gives the correlations the one-by-one sums
+    /// give, for patches of 7 and 10 columns (one vector and two), at fractional disparities, on
+    /// noise, on a flat patch, and next to the row's end (where it falls back to one by one).
+    @Test func theVectorsGiveWhatTheOneByOneSumsGive() {
+        let w = 96, h = 40
+        let left = Image(width: w, height: h, format: .gray8), right = Image(width: w, height: h, format: .gray8)
+        var seed: UInt32 = 7
+        for y in 0..<h {
+            let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
+            for x in 0..<w {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                // The left half textured, the right half flat (a plain wall).
+                l[x] = x < 60 ? UInt8(truncatingIfNeeded: seed >> 24) : 90
+                r[x] = x < 56 ? UInt8(truncatingIfNeeded: (seed >> 16) & 0xff) / 2 &+ l[x] / 2 : 91
+            }
+        }
+        var compared = 0, flat = 0, vectors = 0
+        for half in [6, 9] {
+            for y in stride(from: half, to: h - half, by: 3) {
+                for x in stride(from: 20, to: w - half - 1, by: 5) {
+                    for (match, other) in [(Float(3.25), Float(9.5)), (0.75, 12), (11.4, 2.6)] {
+                        let v = PersonDepthRefiner.correlations(left.plane(0), right.plane(0), x: x, y: y, half: half,
+                                                                match: match, other: other)
+                        let o = PersonDepthRefiner.correlationsOneByOne(left.plane(0), right.plane(0), x: x, y: y, half: half,
+                                                                        match: match, other: other)
+                        #expect((v == nil) == (o == nil), "x \(x), y \(y), half \(half)")
+                        guard let v, let o else { continue }
+                        compared += 1
+                        if v.flat { flat += 1 }
+                        if x - half + 16 * ((half + 8) / 8) <= w { vectors += 1 }
+                        #expect(v.flat == o.flat && abs(v.atMatch - o.atMatch) < 1e-4 && abs(v.atOther - o.atOther) < 1e-4,
+                                "x \(x), y \(y), half \(half): \(v) against \(o)")
+                    }
+                }
+            }
+        }
+        #expect(compared > 200 && flat > 10 && vectors > 100 && vectors < compared, "\(compared) patches, \(flat) flat, \(vectors) by vectors")
+    }
+}
+
 @Suite struct PersonDepthRefinerHoldTests {
     /// Where the picture stands still and the matte loses some of its certainty about a person, a
     /// depth that jumps for a frame (the fit went astray: someone cut by the frame's edge) is

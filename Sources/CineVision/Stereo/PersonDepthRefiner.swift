@@ -632,10 +632,62 @@ public struct PersonDepthRefiner: Sendable {
     /// about as well as at `match` (normalised cross-correlation, within 0.1), or the patch is
     /// flat: the picture cannot tell the two apart.
     static func asGood(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float) -> Bool {
+        guard let c = correlations(left, right, x: x, y: y, half: half, match: match, other: other) else { return false }
+        return c.flat || c.atOther >= c.atMatch - 0.1
+    }
+
+    /// The left patch around (`x`, `y`) (every other pixel of a square `half` on each side)
+    /// correlated with the right view at disparities `match` and `other` (normalised
+    /// cross-correlation; −1 where the right patch is flat), and whether the left patch is flat
+    /// (under 2 levels of deviation); nil where a patch leaves the views.
+    static func correlations(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float)
+        -> (flat: Bool, atMatch: Float, atOther: Float)? {
         let iw = left.width, ih = left.height
-        guard right.width == iw, right.height == ih else { return false }
+        guard right.width == iw, right.height == ih else { return nil }
         let far = Int(max(match, other).rounded(.up)) + 1
-        guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return false }
+        guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return nil }
+        // Every other column of the patch, eight to a vector: each 16 bytes read hold a row's
+        // eight samples (even bytes) and their right neighbours (odd ones). A patch whose last
+        // vector would read past the row's end is summed one sample at a time.
+        let i0 = Int((-match).rounded(.down)), j0 = Int((-other).rounded(.down))
+        let columns = half + 1, vectors = (columns + 7) / 8
+        guard x - half + 16 * vectors <= iw else {
+            return Self.correlationsOneByOne(left, right, x: x, y: y, half: half, match: match, other: other)
+        }
+        let f = SIMD8<Float>(repeating: -match - Float(i0)), g = SIMD8<Float>(repeating: -other - Float(j0))
+        var sa = SIMD8<Float>(), saa = SIMD8<Float>(), sb = SIMD8<Float>(), sbb = SIMD8<Float>(), sab = SIMD8<Float>()
+        var sc = SIMD8<Float>(), scc = SIMD8<Float>(), sac = SIMD8<Float>()
+        // The last vector's lanes past the patch count nothing.
+        let lane = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        let last = SIMD8<Float>(repeating: 1).replacing(with: 0, where: lane .>= Float(columns - 8 * (vectors - 1)))
+        for yy in stride(from: y - half, through: y + half, by: 2) {
+            let l = UnsafeRawPointer(left.row(yy)), r = UnsafeRawPointer(right.row(yy))
+            for v in 0..<vectors {
+                let x0 = x - half + 16 * v
+                let used = v == vectors - 1 ? last : SIMD8<Float>(repeating: 1)
+                let a = SIMD8<Float>(l.loadUnaligned(fromByteOffset: x0, as: SIMD16<UInt8>.self).evenHalf) * used
+                let rb = r.loadUnaligned(fromByteOffset: x0 + i0, as: SIMD16<UInt8>.self)
+                let rc = r.loadUnaligned(fromByteOffset: x0 + j0, as: SIMD16<UInt8>.self)
+                let b0 = SIMD8<Float>(rb.evenHalf), b1 = SIMD8<Float>(rb.oddHalf)
+                let c0 = SIMD8<Float>(rc.evenHalf), c1 = SIMD8<Float>(rc.oddHalf)
+                let b = (b0 + (b1 - b0) * f) * used, c = (c0 + (c1 - c0) * g) * used
+                sa += a; saa += a * a
+                sb += b; sbb += b * b; sab += a * b
+                sc += c; scc += c * c; sac += a * c
+            }
+        }
+        return Self.correlations(sa: sa.sum(), saa: saa.sum(), sb: sb.sum(), sbb: sbb.sum(), sab: sab.sum(),
+                                  sc: sc.sum(), scc: scc.sum(), sac: sac.sum(), n: Float(columns * columns))
+    }
+
+    /// ``correlations(_:_:x:y:half:match:other:)`` one sample at a time (near a row's end, and
+    /// the reference its vectors are tested against).
+    static func correlationsOneByOne(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float)
+        -> (flat: Bool, atMatch: Float, atOther: Float)? {
+        let iw = left.width, ih = left.height
+        guard right.width == iw, right.height == ih else { return nil }
+        let far = Int(max(match, other).rounded(.up)) + 1
+        guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return nil }
         // Both correlations in one pass over the patch (the left patch's sums are shared).
         let i0 = Int((-match).rounded(.down)), f = -match - Float(i0)
         let j0 = Int((-other).rounded(.down)), g = -other - Float(j0)
@@ -645,20 +697,25 @@ public struct PersonDepthRefiner: Sendable {
             let l = left.row(yy, as: UInt8.self), r = right.row(yy, as: UInt8.self)
             for xx in stride(from: x - half, through: x + half, by: 2) {
                 let a = Float(l[xx])
-                let b = Float(r[xx + i0]) * (1 - f) + Float(r[xx + i0 + 1]) * f
-                let c = Float(r[xx + j0]) * (1 - g) + Float(r[xx + j0 + 1]) * g
+                let b = Float(r[xx + i0]) + (Float(r[xx + i0 + 1]) - Float(r[xx + i0])) * f
+                let c = Float(r[xx + j0]) + (Float(r[xx + j0 + 1]) - Float(r[xx + j0])) * g
                 sa += a; saa += a * a; n += 1
                 sb += b; sbb += b * b; sab += a * b
                 sc += c; scc += c * c; sac += a * c
             }
         }
+        return correlations(sa: sa, saa: saa, sb: sb, sbb: sbb, sab: sab, sc: sc, scc: scc, sac: sac, n: n)
+    }
+
+    /// The correlations from a patch's sums.
+    @inline(__always)
+    static func correlations(sa: Float, saa: Float, sb: Float, sbb: Float, sab: Float, sc: Float, scc: Float, sac: Float,
+                             n: Float) -> (flat: Bool, atMatch: Float, atOther: Float) {
         let va = saa - sa * sa / n
-        // A flat patch: nothing tells the two apart.
-        if va < 4 * n { return true }
         let vb = sbb - sb * sb / n, vc = scc - sc * sc / n
-        let atMatch = vb > 0 ? (sab - sa * sb / n) / (va * vb).squareRoot() : -1
-        let atOther = vc > 0 ? (sac - sa * sc / n) / (va * vc).squareRoot() : -1
-        return atOther >= atMatch - 0.1
+        let atMatch = vb > 0 && va > 0 ? (sab - sa * sb / n) / (va * vb).squareRoot() : -1
+        let atOther = vc > 0 && va > 0 ? (sac - sa * sc / n) / (va * vc).squareRoot() : -1
+        return (va < 4 * n, atMatch, atOther)
     }
 
     /// Whether the luma patch around (`x`, `y`) looks like itself `lag` px to either side
