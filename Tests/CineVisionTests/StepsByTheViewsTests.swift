@@ -56,6 +56,33 @@ import Testing
         #expect(d.allSatisfy { $0.isFinite && $0 >= 5 && $0 <= 20 })
     }
 
+    /// Where the picture stands still the last call's shares are reused and give the same map;
+    /// where it moved, or the step's depths moved by more than the tolerance, the views are asked
+    /// again.
+    @Test func aStillPictureReusesLastFramesSharesAndAMovedOneIsTestedAgain() {
+        let (left, right) = views()
+        let skip = [Bool](repeating: false, count: 80 * 48)
+        var memory = StepsByTheViews.Memory()
+        var first = fattened()
+        StepsByTheViews().blend(&first, mapWidth: 80, mapHeight: 48, referenceWidth: 320, left: left.plane(0), right: right.plane(0),
+                                skip: skip, still: [UInt8](repeating: 1, count: 80 * 48), memory: &memory)
+        #expect(memory.reused == 0)
+        var again = fattened()
+        StepsByTheViews().blend(&again, mapWidth: 80, mapHeight: 48, referenceWidth: 320, left: left.plane(0), right: right.plane(0),
+                                skip: skip, still: [UInt8](repeating: 1, count: 80 * 48), memory: &memory)
+        #expect(memory.reused > 60 && again == first, "\(memory.reused) reused")
+        // The picture moved: every sample is tested, and the views still say the same.
+        var moved = fattened()
+        StepsByTheViews().blend(&moved, mapWidth: 80, mapHeight: 48, referenceWidth: 320, left: left.plane(0), right: right.plane(0),
+                                skip: skip, still: [UInt8](repeating: 0, count: 80 * 48), memory: &memory)
+        #expect(memory.reused == 0 && moved == first)
+        // The box came 3 px nearer: its shares are found again, for the new depths.
+        var nearer = fattened().map { $0 == 20 ? 23 : $0 }
+        StepsByTheViews().blend(&nearer, mapWidth: 80, mapHeight: 48, referenceWidth: 320, left: left.plane(0), right: right.plane(0),
+                                skip: skip, still: [UInt8](repeating: 1, count: 80 * 48), memory: &memory)
+        #expect(memory.reused == 0)
+    }
+
     @Test func skippedSamplesAndMapsWithoutViewsAreLeftAlone() {
         let (left, right) = views()
         var d = fattened()

@@ -196,12 +196,16 @@ public struct PersonDepthRefiner: Sendable {
     private var previousLuma: [UInt8] = []
     private var previousSize = (0, 0)
     private var person: [Float] = [], labels: [Int32] = [], stack: [Int32] = []
+    /// Last frames' step blends, reused where the picture stands still.
+    private var steps = StepsByTheViews.Memory()
 
     /// Creates a refiner.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Forgets the last frame (a cut, a seek): the next call filters nothing over time.
-    public mutating func reset() { previous = []; previousLuma = []; previousFitted = []; previousPerson = []; surfaces = [] }
+    public mutating func reset() {
+        previous = []; previousLuma = []; previousFitted = []; previousPerson = []; surfaces = []; steps = StepsByTheViews.Memory()
+    }
 
     /// `map` refined with `matte` (`gray8`, 255 = person, any size: sampled at each map
     /// sample's centre in normalised coordinates). Without a person in the matte, only the
@@ -234,6 +238,9 @@ public struct PersonDepthRefiner: Sendable {
         let before = surfaces
         surfaces = []
         var fitted = [Bool](repeating: false, count: n)
+        // Each region's trusted surfaces: their outlines are drawn once every region is fitted
+        // (an outline beside a person fitted later sees that person's depth, not the matcher's).
+        var outlined: [(Region, [Surface])] = []
         for whole in regions {
             var all = collect(region: whole, d: d, confidence: map.confidence, width: w)
             // The left view's first columns, up to the person's disparity, show what the right
@@ -322,16 +329,19 @@ public struct PersonDepthRefiner: Sendable {
                     giveBackFattening(region: region, surface: found[k], d: &d, decided: &fitted, confidence: map.confidence, width: w, height: h,
                                       sampleWidth: sampleWidth)
                 }
-                if settings.outlineByTheViews, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
-                   [.i420, .nv12, .gray8].contains(right.format) {
-                    coveredByTheViews(region: region, surfaces: found.indices.filter { trusted[$0] }.map { found[$0] }, d: &d,
-                                      left: image.plane(0), right: right.plane(0), mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth)
+                outlined.append((region, found.indices.filter { trusted[$0] }.map { found[$0] }))
+            }
+        }
+        if let image, let right, [.i420, .nv12, .gray8].contains(image.format), [.i420, .nv12, .gray8].contains(right.format) {
+            let (left, right) = (image.plane(0), right.plane(0))
+            for (region, found) in outlined {
+                if settings.outlineByTheViews {
+                    coveredByTheViews(region: region, surfaces: found, d: &d, left: left, right: right, mapWidth: w, mapHeight: h,
+                                      referenceWidth: map.referenceWidth)
                 }
-                if settings.leftOutlineReach > 0, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
-                   [.i420, .nv12, .gray8].contains(right.format) {
-                    leftOutlineByTheViews(region: region, surfaces: found.indices.filter { trusted[$0] }.map { found[$0] }, d: &d, fitted: &fitted,
-                                          left: image.plane(0), right: right.plane(0), mapWidth: w, mapHeight: h,
-                                          referenceWidth: map.referenceWidth)
+                if settings.leftOutlineReach > 0 {
+                    leftOutlineByTheViews(region: region, surfaces: found, d: &d, fitted: &fitted, left: left, right: right,
+                                          mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth)
                 }
             }
         }
@@ -341,14 +351,18 @@ public struct PersonDepthRefiner: Sendable {
             _ = OutOfViewFill().fill(&d, mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth,
                                      left: image.plane(0), right: right.plane(0), skip: { person[$0] >= level })
         }
+        // Where the picture stands still since the last frame (1), for the steps' memory and the
+        // hold over time.
+        let calm = stillSamples(luma, width: w, height: h)
         if settings.stepsByTheViews, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
            [.i420, .nv12, .gray8].contains(right.format) {
             // People's samples are theirs: their outlines are drawn above.
             let level = settings.personLevel
             StepsByTheViews().blend(&d, mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth,
-                                    left: image.plane(0), right: right.plane(0), skip: person.map { $0 >= level })
+                                    left: image.plane(0), right: right.plane(0), skip: person.map { $0 >= level },
+                                    still: calm, memory: &steps)
         }
-        filterOverTime(&d, fitted: fitted, luma: luma, width: w, height: h)
+        filterOverTime(&d, fitted: fitted, calm: calm, luma: luma, width: w, height: h)
         for y in 0..<h {
             let row = out.plane(0).row(y, as: Float.self)
             for x in 0..<w { row[x] = d[y * w + x] }
@@ -642,10 +656,8 @@ public struct PersonDepthRefiner: Sendable {
     /// (under 2 levels of deviation); nil where a patch leaves the views.
     static func correlations(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float)
         -> (flat: Bool, atMatch: Float, atOther: Float)? {
-        let iw = left.width, ih = left.height
-        guard right.width == iw, right.height == ih else { return nil }
-        let far = Int(max(match, other).rounded(.up)) + 1
-        guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return nil }
+        guard patchInside(left, right, x: x, y: y, half: half, match: match, other: other) else { return nil }
+        let iw = left.width
         // Every other column of the patch, eight to a vector: each 16 bytes read hold a row's
         // eight samples (even bytes) and their right neighbours (odd ones). A patch whose last
         // vector would read past the row's end is summed one sample at a time.
@@ -680,14 +692,18 @@ public struct PersonDepthRefiner: Sendable {
                                   sc: sc.sum(), scc: scc.sum(), sac: sac.sum(), n: Float(columns * columns))
     }
 
+    /// Whether the patch and both its shifted copies lie inside views of one size.
+    static func patchInside(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float) -> Bool {
+        let iw = left.width, ih = left.height, far = Int(max(match, other).rounded(.up)) + 1
+        return right.width == iw && right.height == ih && y - half >= 0 && y + half < ih && x - half - far >= 0
+            && x + half + 1 < iw && match >= 0 && other >= 0
+    }
+
     /// ``correlations(_:_:x:y:half:match:other:)`` one sample at a time (near a row's end, and
     /// the reference its vectors are tested against).
     static func correlationsOneByOne(_ left: Plane, _ right: Plane, x: Int, y: Int, half: Int, match: Float, other: Float)
         -> (flat: Bool, atMatch: Float, atOther: Float)? {
-        let iw = left.width, ih = left.height
-        guard right.width == iw, right.height == ih else { return nil }
-        let far = Int(max(match, other).rounded(.up)) + 1
-        guard y - half >= 0, y + half < ih, x - half - far >= 0, x + half + 1 < iw, match >= 0, other >= 0 else { return nil }
+        guard patchInside(left, right, x: x, y: y, half: half, match: match, other: other) else { return nil }
         // Both correlations in one pass over the patch (the left patch's sums are shared).
         let i0 = Int((-match).rounded(.down)), f = -match - Float(i0)
         let j0 = Int((-other).rounded(.down)), g = -other - Float(j0)
@@ -1285,7 +1301,40 @@ public struct PersonDepthRefiner: Sendable {
     /// ``Settings/heldJump`` in a still picture where the matte just lost some of its certainty:
     /// someone in a plain shirt walking towards the camera looks the same from frame to frame
     /// while their depth changes, and their fit is taken as it is.
-    private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], luma: [UInt8], width w: Int, height h: Int) {
+    /// Per sample, 1 where the picture stands still since the last frame: the sample's area mean
+    /// and its 8 neighbours' all within ``Settings/stillPicture`` (a moving shirt whose mean
+    /// happens to equal the wall's behind it in one sample does not pass in nine); all 0 without
+    /// a last frame of this size. Worked out branch-free on bytes (1 = changed): a row's change
+    /// or-ed with the rows above and below, then with the columns either side.
+    private func stillSamples(_ luma: [UInt8], width w: Int, height h: Int) -> [UInt8] {
+        let n = w * h, quiet = Int(settings.stillPicture)
+        var calm = [UInt8](repeating: 0, count: n)
+        guard luma.count == n, previousLuma.count == n, previousSize == (w, h), w >= 3, h >= 3 else { return calm }
+        var changed = [UInt8](repeating: 0, count: n), column = [UInt8](repeating: 0, count: n)
+        luma.withUnsafeBufferPointer { now in
+            previousLuma.withUnsafeBufferPointer { last in
+                changed.withUnsafeMutableBufferPointer { c in
+                    for i in 0..<n { c[i] = abs(Int16(now[i]) - Int16(last[i])) > Int16(quiet) ? 1 : 0 }
+                }
+            }
+        }
+        changed.withUnsafeBufferPointer { c in
+            column.withUnsafeMutableBufferPointer { v in
+                for i in w..<(n - w) { v[i] = c[i - w] | c[i] | c[i + w] }
+            }
+        }
+        column.withUnsafeBufferPointer { v in
+            calm.withUnsafeMutableBufferPointer { out in
+                for y in 1..<(h - 1) {
+                    let row = y * w
+                    for i in (row + 1)..<(row + w - 1) { out[i] = (v[i - 1] | v[i] | v[i + 1]) ^ 1 }
+                }
+            }
+        }
+        return calm
+    }
+
+    private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], calm: [UInt8], luma: [UInt8], width w: Int, height h: Int) {
         let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
         defer {
             previous = d
@@ -1295,38 +1344,10 @@ public struct PersonDepthRefiner: Sendable {
             previousPerson = person
         }
         guard alpha > 0 || held > 0, previousSize == (w, h), previous.count == d.count, previousFitted.count == d.count,
-              previousPerson.count == d.count else { return }
+              previousPerson.count == d.count, calm.count == d.count else { return }
         let jump = settings.heldJump, drop = settings.matteDrop
-        let still = settings.stillThreshold, quiet = Int(settings.stillPicture)
-        let n = d.count, hasViews = luma.count == n && previousLuma.count == n
-        // Still: the sample and its 8 neighbours all within `quiet` (a moving shirt whose mean
-        // happens to equal the wall's behind it in one sample does not pass in nine). Worked out
-        // branch-free on bytes (1 = changed): a row's change or-ed with the rows above and below,
-        // then with the columns either side.
-        var calm = [UInt8](repeating: 0, count: n)
-        if hasViews, w >= 3, h >= 3 {
-            var changed = [UInt8](repeating: 0, count: n), column = [UInt8](repeating: 0, count: n)
-            luma.withUnsafeBufferPointer { now in
-                previousLuma.withUnsafeBufferPointer { last in
-                    changed.withUnsafeMutableBufferPointer { c in
-                        for i in 0..<n { c[i] = abs(Int16(now[i]) - Int16(last[i])) > Int16(quiet) ? 1 : 0 }
-                    }
-                }
-            }
-            changed.withUnsafeBufferPointer { c in
-                column.withUnsafeMutableBufferPointer { v in
-                    for i in w..<(n - w) { v[i] = c[i - w] | c[i] | c[i + w] }
-                }
-            }
-            column.withUnsafeBufferPointer { v in
-                calm.withUnsafeMutableBufferPointer { out in
-                    for y in 1..<(h - 1) {
-                        let row = y * w
-                        for i in (row + 1)..<(row + w - 1) { out[i] = (v[i - 1] | v[i] | v[i + 1]) ^ 1 }
-                    }
-                }
-            }
-        }
+        let still = settings.stillThreshold
+        let n = d.count
         let person = self.person, previous = self.previous, previousFitted = self.previousFitted, previousPerson = self.previousPerson
         d.withUnsafeMutableBufferPointer { d in
             for i in 0..<n {

@@ -22,7 +22,8 @@ import CineMedia
 ///                         left: left.plane(0), right: right.plane(0), skip: people)
 /// ```
 /// Cost: one ``ViewsShare`` test a sample beside a step (16 pixels, two disparities), on
-/// ``Settings/threads`` cores.
+/// ``Settings/threads`` cores; with a ``Memory`` and the samples where the picture stands still,
+/// only the ones that moved (a still camera's furniture is tested once).
 public struct StepsByTheViews: Sendable {
     /// The knobs of the blend.
     public struct Settings: Sendable, Hashable {
@@ -32,8 +33,29 @@ public struct StepsByTheViews: Sendable {
         public var inwardShare: Float = 0.25
         /// Cores for the test.
         public var threads = 2
+        /// How far (px) a still sample's two disparities may move from the ones its remembered
+        /// share was found for and still reuse it.
+        public var remembered: Float = 1
         /// The default settings.
         public init() {}
+    }
+
+    /// Last frame's shares, reused where the picture stands still: a still camera's pillars and
+    /// furniture are tested once, not every frame.
+    public struct Memory: Sendable {
+        /// Per sample of the last map: the disparities tested and the share found (NaN: none).
+        var near: [Float] = [], far: [Float] = [], share: [Float] = []
+        /// Samples whose share came from memory in the last call.
+        public internal(set) var reused = 0
+        /// An empty memory.
+        public init() {}
+
+        /// The share remembered for sample `k` tested between `near` and `far`, if within
+        /// `tolerance` px of both.
+        func share(_ k: Int, near n: Float, far f: Float, tolerance: Float) -> Float? {
+            guard k < share.count, !share[k].isNaN, abs(near[k] - n) <= tolerance, abs(far[k] - f) <= tolerance else { return nil }
+            return share[k]
+        }
     }
 
     /// The settings of the next call.
@@ -42,13 +64,27 @@ public struct StepsByTheViews: Sendable {
     /// Creates the blend.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
-    /// Blends the samples beside each step of `d` (`mapWidth`×`mapHeight`, disparity in pixels of
-    /// a `referenceWidth`-wide frame; `±inf` are holes, left alone) by the views `left` and
-    /// `right` (luma planes of one size, at least twice the map's width). Samples where `skip` is
-    /// true take no part (another stage decided them). Returns how many samples changed.
+    /// Blends the samples beside each step of `d` as
+    /// ``blend(_:mapWidth:mapHeight:referenceWidth:left:right:skip:still:memory:)`` does, with
+    /// no memory: every sample is tested.
     @discardableResult
     public func blend(_ d: inout [Float], mapWidth w: Int, mapHeight h: Int, referenceWidth: Int,
                       left: Plane, right: Plane, skip: [Bool]) -> Int {
+        var memory = Memory()
+        return blend(&d, mapWidth: w, mapHeight: h, referenceWidth: referenceWidth, left: left, right: right, skip: skip,
+                     memory: &memory)
+    }
+
+    /// Blends the samples beside each step of `d` (`mapWidth`×`mapHeight`, disparity in pixels of
+    /// a `referenceWidth`-wide frame; `±inf` are holes, left alone) by the views `left` and
+    /// `right` (luma planes of one size, at least twice the map's width). Samples where `skip` is
+    /// true take no part (another stage decided them). Where `still` is 1 (the picture around the
+    /// sample has not changed since the last call), a share `memory` holds for about the same two
+    /// disparities is reused rather than tested again; `memory` then holds this call's shares.
+    /// Returns how many samples changed.
+    @discardableResult
+    public func blend(_ d: inout [Float], mapWidth w: Int, mapHeight h: Int, referenceWidth: Int,
+                      left: Plane, right: Plane, skip: [Bool], still: [UInt8] = [], memory: inout Memory) -> Int {
         guard w >= 2, h >= 2, right.width == left.width, right.height == left.height, left.width >= 2 * w,
               d.count == w * h, skip.count == w * h else { return 0 }
         let toImage = Float(left.width) / Float(referenceWidth), step = settings.step
@@ -117,16 +153,44 @@ public struct StepsByTheViews: Sendable {
                 samples.append((k, pair.nearDisparity, pair.farDisparity, inward))
             }
         }
+        let remembered = memory.share.count == w * h && still.count == w * h ? memory : Memory()
+        memory = Memory()
+        memory.near = [Float](repeating: .nan, count: w * h)
+        memory.far = memory.near
+        memory.share = memory.near
         guard !samples.isEmpty else { return 0 }
         var shares = [Float](repeating: .nan, count: samples.count)
+        // The samples to test: the ones the memory does not answer.
+        var tested: [Int] = []
+        tested.reserveCapacity(samples.count)
+        for (k, s) in samples.enumerated() {
+            if still.count == w * h, still[s.index] != 0,
+               let share = remembered.share(s.index, near: s.near, far: s.far, tolerance: settings.remembered) {
+                shares[k] = share
+                memory.reused += 1
+            } else {
+                tested.append(k)
+            }
+        }
         shares.withUnsafeMutableBufferPointer { out in
             let all = out
-            RowBands.run(0..<samples.count, bands: samples.count >= 256 ? bands : 1) { _, range in
-                for k in range {
-                    let s = samples[k]
+            RowBands.run(0..<tested.count, bands: tested.count >= 256 ? bands : 1) { _, range in
+                for t in range {
+                    let k = tested[t], s = samples[k]
                     all[k] = ViewsShare.near(left, right, x: s.index % w, y: s.index / w, mapWidth: w, mapHeight: h,
                                              near: s.near, far: s.far, toImage: toImage) ?? .nan
                 }
+            }
+        }
+        // A remembered share keeps the disparities it was found for (so it cannot drift).
+        var answered = [Bool](repeating: true, count: samples.count)
+        for k in tested { answered[k] = false }
+        for (k, s) in samples.enumerated() {
+            let i = s.index
+            if answered[k] {
+                (memory.near[i], memory.far[i], memory.share[i]) = (remembered.near[i], remembered.far[i], shares[k])
+            } else {
+                (memory.near[i], memory.far[i], memory.share[i]) = (s.near, s.far, shares[k])
             }
         }
         var changed = 0
