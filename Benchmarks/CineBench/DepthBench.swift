@@ -199,6 +199,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_SOFT_LEVEL"].flatMap(Float.init) { refiner.settings.softTopLevel = t }
     if let t = env["REFINE_SOFT_TOLERANCE"].flatMap(Float.init) { refiner.settings.softTopTolerance = t }
     if env["REFINE_STEPS"] == "1" { refiner.settings.stepsByTheViews = true }
+    if let t = env["REFINE_THREADS"].flatMap(Int.init) { refiner.settings.threads = t }
     if env["REFINE_OUT_OF_VIEW"] == "0" { refiner.settings.outOfView = false }
     if env["REFINE_BORDER_WHOLE"] == "0" { refiner.settings.borderWhole = false }
     return refiner

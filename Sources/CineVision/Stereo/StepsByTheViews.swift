@@ -43,17 +43,20 @@ public struct StepsByTheViews: Sendable {
     /// Last frame's shares, reused where the picture stands still: a still camera's pillars and
     /// furniture are tested once, not every frame.
     public struct Memory: Sendable {
-        /// Per sample of the last map: the disparities tested and the share found (NaN: none).
-        var near: [Float] = [], far: [Float] = [], share: [Float] = []
+        /// Per sample of the map: the disparities tested and the share found, and the call that
+        /// wrote them (only the last call's count).
+        var near: [Float] = [], far: [Float] = [], share: [Float] = [], stamp: [UInt32] = []
+        /// The last call's number.
+        var call: UInt32 = 0
         /// Samples whose share came from memory in the last call.
         public internal(set) var reused = 0
         /// An empty memory.
         public init() {}
 
-        /// The share remembered for sample `k` tested between `near` and `far`, if within
-        /// `tolerance` px of both.
+        /// The share the last call found for sample `k` tested between `near` and `far`, if
+        /// within `tolerance` px of both.
         func share(_ k: Int, near n: Float, far f: Float, tolerance: Float) -> Float? {
-            guard k < share.count, !share[k].isNaN, abs(near[k] - n) <= tolerance, abs(far[k] - f) <= tolerance else { return nil }
+            guard stamp[k] == call, !share[k].isNaN, abs(near[k] - n) <= tolerance, abs(far[k] - f) <= tolerance else { return nil }
             return share[k]
         }
     }
@@ -118,23 +121,42 @@ public struct StepsByTheViews: Sendable {
                     let lists = lists
                     RowBands.run(0..<h, bands: bands) { band, rows in
                         var pairs: [Pair] = []
-                        for y in rows {
-                            for x in 0..<w {
-                                let i = y * w + x, near = d[i]
-                                // Most samples step nowhere: one test for the three neighbours first.
-                                let right = x + 1 < w ? d[i + 1] : .infinity, below = y + 1 < h ? d[i + w] : .infinity
-                                let above = y > 0 ? d[i - w] : .infinity
-                                guard min(right, min(below, above)) < near - step, !skip[i], near.isFinite,
-                                      reach[i] <= near + step,
-                                      // (In the stereo border no pixel of the sample is seen by both views.)
-                                      Float(x + 1) * sampleWidth - 3 >= near else { continue }
-                                // Right, below, above.
-                                for j in [x + 1 < w ? i + 1 : -1, y + 1 < h ? i + w : -1, y > 0 ? i - w : -1] where j >= 0 {
-                                    let far = d[j]
-                                    guard !skip[j], far.isFinite, far < near - step, reach[j] <= far + step else { continue }
-                                    pairs.append((i, j, near, far))
-                                }
+                        // One sample: its pairs with a farther neighbour right, below or above.
+                        func test(_ x: Int, _ y: Int) {
+                            let i = y * w + x, near = d[i]
+                            let right = x + 1 < w ? d[i + 1] : .infinity, below = y + 1 < h ? d[i + w] : .infinity
+                            let above = y > 0 ? d[i - w] : .infinity
+                            guard min(right, min(below, above)) < near - step, !skip[i], near.isFinite,
+                                  reach[i] <= near + step,
+                                  // (In the stereo border no pixel of the sample is seen by both views.)
+                                  Float(x + 1) * sampleWidth - 3 >= near else { return }
+                            for k in 0..<3 {
+                                let j = k == 0 ? (x + 1 < w ? i + 1 : -1) : k == 1 ? (y + 1 < h ? i + w : -1) : (y > 0 ? i - w : -1)
+                                guard j >= 0 else { continue }
+                                let far = d[j]
+                                guard !skip[j], far.isFinite, far < near - step, reach[j] <= far + step else { continue }
+                                pairs.append((i, j, near, far))
                             }
+                        }
+                        for y in rows {
+                            // Most samples step nowhere: eight at a time are tested against their
+                            // three neighbours first (a missing row is never farther).
+                            let row = UnsafeRawPointer(d + y * w)
+                            let none = UnsafeRawPointer(d + y * w)
+                            let up = y > 0 ? row - 4 * w : none, down = y + 1 < h ? row + 4 * w : none
+                            var x = 0
+                            while x + 9 <= w {
+                                let near = row.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Float>.self)
+                                let right = row.loadUnaligned(fromByteOffset: 4 * (x + 1), as: SIMD8<Float>.self)
+                                let above = up.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Float>.self)
+                                let below = down.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Float>.self)
+                                let farthest = right.replacing(with: above, where: above .< right)
+                                if any(farthest.replacing(with: below, where: below .< farthest) .< near - step) {
+                                    for k in 0..<8 { test(x + k, y) }
+                                }
+                                x += 8
+                            }
+                            while x < w { test(x, y); x += 1 }
                         }
                         lists[band] = pairs
                     }
@@ -153,20 +175,27 @@ public struct StepsByTheViews: Sendable {
                 samples.append((k, pair.nearDisparity, pair.farDisparity, inward))
             }
         }
-        let remembered = memory.share.count == w * h && still.count == w * h ? memory : Memory()
-        memory = Memory()
-        memory.near = [Float](repeating: .nan, count: w * h)
-        memory.far = memory.near
-        memory.share = memory.near
-        guard !samples.isEmpty else { return 0 }
+        if memory.stamp.count != w * h {
+            memory = Memory()
+            (memory.near, memory.far, memory.share) = ([Float](repeating: .nan, count: w * h), [Float](repeating: .nan, count: w * h),
+                                                       [Float](repeating: .nan, count: w * h))
+            memory.stamp = [UInt32](repeating: 0, count: w * h)
+            memory.call = 1
+        }
+        memory.reused = 0
+        guard !samples.isEmpty else { memory.call &+= 1; return 0 }
         var shares = [Float](repeating: .nan, count: samples.count)
-        // The samples to test: the ones the memory does not answer.
+        // The samples to test: the ones the memory does not answer. A remembered share keeps the
+        // disparities it was found for (so it cannot drift).
         var tested: [Int] = []
+        var kept = [(near: Float, far: Float)?](repeating: nil, count: samples.count)
         tested.reserveCapacity(samples.count)
+        let usable = still.count == w * h
         for (k, s) in samples.enumerated() {
-            if still.count == w * h, still[s.index] != 0,
-               let share = remembered.share(s.index, near: s.near, far: s.far, tolerance: settings.remembered) {
+            if usable, still[s.index] != 0,
+               let share = memory.share(s.index, near: s.near, far: s.far, tolerance: settings.remembered) {
                 shares[k] = share
+                kept[k] = (memory.near[s.index], memory.far[s.index])
                 memory.reused += 1
             } else {
                 tested.append(k)
@@ -182,16 +211,10 @@ public struct StepsByTheViews: Sendable {
                 }
             }
         }
-        // A remembered share keeps the disparities it was found for (so it cannot drift).
-        var answered = [Bool](repeating: true, count: samples.count)
-        for k in tested { answered[k] = false }
+        memory.call &+= 1
         for (k, s) in samples.enumerated() {
-            let i = s.index
-            if answered[k] {
-                (memory.near[i], memory.far[i], memory.share[i]) = (remembered.near[i], remembered.far[i], shares[k])
-            } else {
-                (memory.near[i], memory.far[i], memory.share[i]) = (s.near, s.far, shares[k])
-            }
+            let i = s.index, tested = kept[k] ?? (s.near, s.far)
+            (memory.near[i], memory.far[i], memory.share[i], memory.stamp[i]) = (tested.near, tested.far, shares[k], memory.call)
         }
         var changed = 0
         for (s, share) in zip(samples, shares) where !share.isNaN {
