@@ -227,9 +227,11 @@ public struct PersonDepthRefiner: Sendable {
         let w = map.values.width, h = map.values.height, n = w * h
         let out = Image(width: w, height: h, format: .float32)
         var d = [Float](repeating: .infinity, count: n)
-        for y in 0..<h {
-            let row = map.values.plane(0).row(y, as: Float.self)
-            for x in 0..<w { d[y * w + x] = row[x].isNaN ? .infinity : row[x] }
+        d.withUnsafeMutableBufferPointer { d in
+            for y in 0..<h {
+                let row = map.values.plane(0).row(y, as: Float.self)
+                for x in 0..<w { d[y * w + x] = row[x].isNaN ? .infinity : row[x] }
+            }
         }
         samplePerson(matte, width: w, height: h)
         let view = image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil }
@@ -309,19 +311,24 @@ public struct PersonDepthRefiner: Sendable {
                 let trusted = found.indices.map { anchored.contains($0) || agree[$0] * 2 >= owned[$0] && owned[$0] > 0 }
                 let bw = region.maxX - region.minX + 1
                 let seen = backgroundSeenInside(region: region, surfaces: found, d: d, confidence: map.confidence, width: w)
-                for y in region.minY...region.maxY {
-                    for x in region.minX...region.maxX where labels[y * w + x] == region.label {
-                        let k = Int(choice[(y - region.minY) * bw + x - region.minX])
-                        guard trusted[k] else { continue }
-                        if seen[(y - region.minY) * bw + x - region.minX] { continue }
-                        // In the matte's soft outline the matcher's own value stays (the matte's
-                        // edge is a few pixels off as often as the matcher's) unless the picture
-                        // there looks like the person's inside and not like the background beside it.
-                        if person[y * w + x] < settings.interiorLevel && d[y * w + x].isFinite
-                            && !(abs(d[y * w + x] - found[k].disparity(x, y)) > 3 * settings.huber
-                                 && looksInside(x, y, luma: luma, label: region.label, width: w, height: h)) { continue }
-                        d[y * w + x] = found[k].disparity(x, y)
-                        fitted[y * w + x] = true
+                let labels = self.labels, person = self.person
+                d.withUnsafeMutableBufferPointer { dp in
+                    fitted.withUnsafeMutableBufferPointer { fp in
+                        for y in region.minY...region.maxY {
+                            for x in region.minX...region.maxX where labels[y * w + x] == region.label {
+                                let k = Int(choice[(y - region.minY) * bw + x - region.minX])
+                                guard trusted[k] else { continue }
+                                if seen[(y - region.minY) * bw + x - region.minX] { continue }
+                                // In the matte's soft outline the matcher's own value stays (the matte's
+                                // edge is a few pixels off as often as the matcher's) unless the picture
+                                // there looks like the person's inside and not like the background beside it.
+                                if person[y * w + x] < settings.interiorLevel && dp[y * w + x].isFinite
+                                    && !(abs(dp[y * w + x] - found[k].disparity(x, y)) > 3 * settings.huber
+                                         && looksInside(x, y, luma: luma, label: region.label, width: w, height: h)) { continue }
+                                dp[y * w + x] = found[k].disparity(x, y)
+                                fp[y * w + x] = true
+                            }
+                        }
                     }
                 }
                 for k in found.indices where trusted[k] {
@@ -363,9 +370,8 @@ public struct PersonDepthRefiner: Sendable {
                                     still: calm, memory: &steps)
         }
         filterOverTime(&d, fitted: fitted, calm: calm, luma: luma, width: w, height: h)
-        for y in 0..<h {
-            let row = out.plane(0).row(y, as: Float.self)
-            for x in 0..<w { row[x] = d[y * w + x] }
+        d.withUnsafeBufferPointer { d in
+            for y in 0..<h { out.plane(0).row(y, as: Float.self).update(from: d.baseAddress! + y * w, count: w) }
         }
         return DisparityMap(values: out, confidence: map.confidence, referenceWidth: map.referenceWidth,
                             referenceHeight: map.referenceHeight)
