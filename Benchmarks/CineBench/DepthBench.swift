@@ -184,7 +184,8 @@ private func refinementCost(matcher: StereoMatcher, personMatte: PersonMatte, wi
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
 /// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level), `REFINE_INTERIOR` (its inside
 /// level), `REFINE_REACH` (the left outline's reach), `REFINE_SOFT_TOP`, `REFINE_SOFT_LEVEL`
-/// and `REFINE_SOFT_TOLERANCE` (the soft matte's rows, level and tolerance for the top outline) name, for trying them.
+/// and `REFINE_SOFT_TOLERANCE` (the soft matte's rows, level and tolerance for the top outline),
+/// `REFINE_STEPS=1` (the steps by the views) and `REFINE_THREADS` (cores) name, for trying them.
 private func tunedRefiner() -> PersonDepthRefiner {
     var refiner = PersonDepthRefiner()
     let env = ProcessInfo.processInfo.environment

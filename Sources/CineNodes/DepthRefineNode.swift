@@ -45,7 +45,7 @@ public struct DepthRefineNode: Node {
     @Parameter(default: 0.75, range: 0...10, "A sample that moved less than this (px of disparity) is still")
     public var still: Double
     @Parameter(default: 1.0, range: 0.1...10, "Huber threshold of the surface fit, px of disparity") public var huber: Double
-    @Parameter(default: false, "Also redraw the depth steps away from people (a cabinet, a pillar) by the stereo pair: sharper outlines there, about 0.9 ms more a frame at 320×180")
+    @Parameter(default: false, "Also redraw the depth steps away from people (a cabinet, a pillar) by the stereo pair: sharper outlines there, about 0.7–0.9 ms more a frame at 320×180 (less on a still camera)")
     public var steps: Bool
 
     private var refiner = PersonDepthRefiner()
