@@ -1295,18 +1295,6 @@ public struct PersonDepthRefiner: Sendable {
         return true
     }
 
-    /// Still samples outside people lean on their last value; moving ones follow at once.
-    ///
-    /// With the view given, "still" is read from the picture: where the view's area mean over a
-    /// sample and each of its 8 neighbours moved by less than ``Settings/stillPicture`` levels
-    /// since the last frame, nothing there moved, so the depth cannot have either — the sample
-    /// keeps ``Settings/heldStill`` of its last value whatever the matcher now says (a stripe or
-    /// an edge it flips between two matches, a hole). Elsewhere, or without a view, a sample whose
-    /// disparity moved by less than ``Settings/stillThreshold`` leans on its last value by
-    /// ``Settings/temporal``. A person's fitted surface is held only where it jumps by more than
-    /// ``Settings/heldJump`` in a still picture where the matte just lost some of its certainty:
-    /// someone in a plain shirt walking towards the camera looks the same from frame to frame
-    /// while their depth changes, and their fit is taken as it is.
     /// Per sample, 1 where the picture stands still since the last frame: the sample's area mean
     /// and its 8 neighbours' all within ``Settings/stillPicture`` (a moving shirt whose mean
     /// happens to equal the wall's behind it in one sample does not pass in nine); all 0 without
@@ -1340,6 +1328,19 @@ public struct PersonDepthRefiner: Sendable {
         return calm
     }
 
+    /// Still samples outside people lean on their last value; moving ones follow at once.
+    ///
+    /// With the view given, "still" is read from the picture (`calm`, from
+    /// ``stillSamples(_:width:height:)``): where the view's area mean over a sample and each of
+    /// its 8 neighbours moved by less than ``Settings/stillPicture`` levels since the last frame,
+    /// nothing there moved, so the depth cannot have either — the sample keeps
+    /// ``Settings/heldStill`` of its last value whatever the matcher now says (a stripe or an
+    /// edge it flips between two matches, a hole). Elsewhere, or without a view, a sample whose
+    /// disparity moved by less than ``Settings/stillThreshold`` leans on its last value by
+    /// ``Settings/temporal``. A person's fitted surface is held only where it jumps by more than
+    /// ``Settings/heldJump`` in a still picture where the matte just lost some of its certainty:
+    /// someone in a plain shirt walking towards the camera looks the same from frame to frame
+    /// while their depth changes, and their fit is taken as it is.
     private mutating func filterOverTime(_ d: inout [Float], fitted: [Bool], calm: [UInt8], luma: [UInt8], width w: Int, height h: Int) {
         let alpha = min(max(settings.temporal, 0), 0.95), held = min(max(settings.heldStill, 0), 0.98)
         defer {
