@@ -142,8 +142,7 @@ public struct StepsByTheViews: Sendable {
                             // Most samples step nowhere: eight at a time are tested against their
                             // three neighbours first (a missing row is never farther).
                             let row = UnsafeRawPointer(d + y * w)
-                            let none = UnsafeRawPointer(d + y * w)
-                            let up = y > 0 ? row - 4 * w : none, down = y + 1 < h ? row + 4 * w : none
+                            let up = y > 0 ? row - 4 * w : row, down = y + 1 < h ? row + 4 * w : row
                             var x = 0
                             while x + 9 <= w {
                                 let near = row.loadUnaligned(fromByteOffset: 4 * x, as: SIMD8<Float>.self)

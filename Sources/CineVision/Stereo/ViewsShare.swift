@@ -8,8 +8,8 @@ import CineMedia
 /// A 320×180 sample on a depth step covers 4×4 pixels of the frame, some on the near side, some
 /// on the far one. For each pixel the sum of absolute luma differences of its 3×3 window against
 /// the right view shifted by each disparity (bilinear between whole pixels) says which side it
-/// belongs to; each pixel's difference at each disparity is worked out once for the windows that
-/// share it. Left of a nearer surface the farther side is hidden from the right camera and
+/// belongs to; each pixel's difference at each disparity is worked out once per sample (in the
+/// vectors, once for each of the three column offsets), not once per window. Left of a nearer surface the farther side is hidden from the right camera and
 /// matches nothing at its own depth: callers do not ask there.
 enum ViewsShare {
     /// The share (0…1) of the pixels of sample (`x`, `y`) of a `mapWidth`×`mapHeight` map that
@@ -36,7 +36,7 @@ enum ViewsShare {
     /// holds the difference at column `x0 − 1 + o + q`, so the three offsets' column sums added
     /// are each pixel's 3×3 sum.
     static func vectors(_ left: Plane, _ right: Plane, x0: Int, x1: Int, y0: Int, y1: Int,
-                        near: (Float, Int), far: (Float, Int)) -> Float? {
+                        near: (Float, Int), far: (Float, Int)) -> Float {
         let rows = y1 - y0 + 2
         // Each row's differences at one offset and shift.
         @inline(__always) func difference(_ yy: Int, _ o: Int, _ shift: (Float, Int)) -> SIMD8<Float> {
@@ -57,18 +57,15 @@ enum ViewsShare {
                     for r in 0..<rows { d[(k * 3 + o) * rows + r] = difference(y0 - 1 + r, o, k == 0 ? near : far) }
                 }
             }
+            // Pixel row `r`'s 3×3 sums at shift `k`: three rows per column, then three columns.
+            func sums(_ k: Int, _ r: Int) -> SIMD8<Float> {
+                let b = k * 3 * rows + r
+                let c0 = d[b] + d[b + 1] + d[b + 2], c1 = d[b + rows] + d[b + rows + 1] + d[b + rows + 2]
+                let c2 = d[b + 2 * rows] + d[b + 2 * rows + 1] + d[b + 2 * rows + 2]
+                return c0 + c1 + c2
+            }
             for r in 0..<(rows - 2) {
-                var sums = (SIMD8<Float>(), SIMD8<Float>())
-                for k in 0..<2 {
-                    var total = SIMD8<Float>()
-                    for o in 0..<3 {
-                        let b = (k * 3 + o) * rows + r
-                        let column = d[b] + d[b + 1] + d[b + 2]
-                        total = o == 0 ? column : total + column
-                    }
-                    if k == 0 { sums.0 = total } else { sums.1 = total }
-                }
-                let closer = sums.0 .< sums.1
+                let closer = sums(0, r) .< sums(1, r)
                 for q in 0..<used where closer[q] { votes += 1 }
             }
         }
