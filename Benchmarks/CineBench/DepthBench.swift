@@ -62,6 +62,7 @@ func runDepthBench() throws {
             ("refined, exact outline samples left of the near side", []), ("refined, exact other outline samples", []),
             ("matcher at 640×360 averaged to 320×180 + person refinement", []),
             ("matcher + person refinement + steps by the views (the node's `steps`)", []),
+            ("exact, each 4×4 block's majority side (no mixed samples)", []),
         ]
         var finerRefiner = tunedRefiner()
         var stepsRefiner = tunedRefiner()
@@ -110,6 +111,7 @@ func runDepthBench() throws {
                 better, averaged,
                 withExact(better, averaged, .border), withExact(better, averaged, .nearSide), withExact(better, averaged, .leftOfNear),
                 withExact(better, averaged, .otherFar), finerRefined, stepped,
+                DisparityMap(values: majorityAverage(truth, factor: 4), referenceWidth: w, referenceHeight: h),
             ]
             for (renderer, k) in [(timedBilinear, 0), (timedGuided, 1)] {
                 let t = DispatchTime.now().uptimeNanoseconds
@@ -203,6 +205,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_THREADS"].flatMap(Int.init) { refiner.settings.threads = t }
     if env["REFINE_OUT_OF_VIEW"] == "0" { refiner.settings.outOfView = false }
     if env["REFINE_BORDER_WHOLE"] == "0" { refiner.settings.borderWhole = false }
+    if let t = env["REFINE_FATTENING_MATCH"].flatMap(Float.init) { refiner.settings.fatteningMatch = t }
     return refiner
 }
 
@@ -242,6 +245,29 @@ private func boxAverage(_ values: Image, factor f: Int) -> Image {
                 for xx in x * f..<(x + 1) * f where s[xx].isFinite { sum += s[xx]; n += 1 }
             }
             d[x] = n > 0 ? sum / n : .infinity
+        }
+    }
+    return out
+}
+
+/// The truth averaged over each block's majority side only: where a block holds two depths more
+/// than 2 px apart (split at their midpoint), the side with more pixels — a map without mixed samples.
+private func majorityAverage(_ values: Image, factor f: Int) -> Image {
+    let out = Image(width: values.width / f, height: values.height / f, format: .float32)
+    let source = values.plane(0), target = out.plane(0)
+    for y in 0..<out.height {
+        let d = target.row(y, as: Float.self)
+        for x in 0..<out.width {
+            var v: [Float] = []
+            for yy in y * f..<(y + 1) * f {
+                let s = source.row(yy, as: Float.self)
+                for xx in x * f..<(x + 1) * f where s[xx].isFinite { v.append(s[xx]) }
+            }
+            guard let lo = v.min(), let hi = v.max() else { d[x] = .infinity; continue }
+            let mid = (lo + hi) / 2
+            let near = v.filter { $0 > mid }, far = v.filter { $0 <= mid }
+            let side = hi - lo <= 2 ? v : (near.count >= far.count ? near : far)
+            d[x] = side.reduce(0, +) / Float(side.count)
         }
     }
     return out

@@ -389,6 +389,56 @@ import Testing
         return (left, right)
     }
 
+    /// Beside a person, outside the matte, something at nearly the person's depth: a second
+    /// person behind, whom the matte left out (rows 24..<100 of the views), or the matcher's
+    /// fattening (below). The views match the first at its own depth, and it stays; the wall
+    /// under the fattening does not match there, and it goes back to the wall. Without the
+    /// views (or with ``PersonDepthRefiner/Settings/fatteningMatch`` above 1) both go back.
+    @Test func somethingBesideAPersonThatTheViewsMatchIsNotFattening() {
+        let W = 320, H = 192, w = 80, h = 48
+        var seed: UInt32 = 11
+        func noise() -> UInt8 { seed = seed &* 1_664_525 &+ 1_013_904_223; return UInt8(30 + (seed >> 24) % 190) }
+        let wall = (0..<(W * H)).map { _ in noise() }, coat = (0..<(W * H)).map { _ in noise() }
+        let behind = (0..<(W * H)).map { _ in noise() }
+        func person(_ x: Int, _ y: Int) -> Bool { y >= 24 && (160..<240).contains(x) }
+        func strip(_ x: Int, _ y: Int) -> Bool { (24..<100).contains(y) && (240..<256).contains(x) }
+        let left = Image(width: W, height: H, format: .gray8), right = Image(width: W, height: H, format: .gray8)
+        for y in 0..<H {
+            let l = left.plane(0).row(y, as: UInt8.self), r = right.plane(0).row(y, as: UInt8.self)
+            for x in 0..<W {
+                l[x] = person(x, y) ? coat[y * W + x] : strip(x, y) ? behind[y * W + x] : wall[y * W + x]
+                r[x] = x + 30 < W && person(x + 30, y) ? coat[y * W + x + 30]
+                    : x + 29 < W && strip(x + 29, y) ? behind[y * W + x + 29] : wall[y * W + min(W - 1, x + 5)]
+            }
+        }
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            let inside = y >= 6 && (40..<60).contains(x)
+            if inside { return (30, true) }
+            if (6..<25).contains(y) && (60..<64).contains(x) { return (29, false) }  // the person behind
+            if y >= 25 && (60..<62).contains(x) { return (30, false) }  // the matcher's fattening
+            return (5, false)
+        }
+        var refiner = PersonDepthRefiner()
+        let out = refiner.refine(map, matte: matte, image: left, right: right)
+        for y in [10, 16, 20] { for x in 61...62 { #expect(abs(value(out, x, y) - 29) < 0.5, "(\(x), \(y)): \(value(out, x, y))") } }
+        for y in [30, 40] {
+            // (The outline's own sample is blended by the views: mostly wall.)
+            #expect(value(out, 60, y) < 17.5, "(60, \(y)): \(value(out, 60, y))")
+            #expect(abs(value(out, 61, y) - 5) < 0.5, "(61, \(y)): \(value(out, 61, y))")
+        }
+        var plain = PersonDepthRefiner()
+        let blind = plain.refine(map, matte: matte)
+        var off = PersonDepthRefiner()
+        off.settings.fatteningMatch = 2
+        let given = off.refine(map, matte: matte, image: left, right: right)
+        for y in [10, 16, 20] {
+            for x in 61...62 {
+                #expect(abs(value(blind, x, y) - 5) < 0.5, "without the views: (\(x), \(y)): \(value(blind, x, y))")
+                #expect(abs(value(given, x, y) - 5) < 0.5, "off: (\(x), \(y)): \(value(given, x, y))")
+            }
+        }
+    }
+
     /// Rows 12, 24, 36 and 44 of `out`: the two samples before `half` at the wall's 5, `half`
     /// between 5 and the person's 20, the one after at 20.
     private func expectLeftOutline(_ out: DisparityMap, halfAt half: Int) {

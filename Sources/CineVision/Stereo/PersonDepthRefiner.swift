@@ -138,6 +138,15 @@ public struct PersonDepthRefiner: Sendable {
         /// A background sample within this many pixels of disparity of the person's surface
         /// (and nearer than the background beyond it) is fattening.
         public var fatteningTolerance: Float = 1.5
+        /// A sample of such a run whose own pixels match the right view at its own disparity with
+        /// a correlation of at least this (9×9 patch), and by ``fatteningMargin`` more than at the
+        /// background's, is kept: it is something there, not fattening (above 1: every sample of
+        /// the run is given back). Seeds 1–3 of `CineBench depth`, given back: 38.41 / 38.13 /
+        /// 38.52 dB near the depth edges, 0.96 / 1.33 / 1.33 % off; kept at 0.8: 38.43 / 38.21 /
+        /// 38.56 dB, 0.95 / 1.31 / 1.31 % (0.6 and 0.7 the same to ±0.01).
+        public var fatteningMatch: Float = 0.8
+        /// How much better a kept sample must match at its own disparity than at the background's.
+        public var fatteningMargin: Float = 0.2
         /// How far (a share of the head's disparity) a torso may lie behind the head above it
         /// before it counts as a repeat matched one period off (see `refine`).
         public var headAnchor: Float = 0.08
@@ -333,8 +342,10 @@ public struct PersonDepthRefiner: Sendable {
                 }
                 for k in found.indices where trusted[k] {
                     surfaces.append(found[k])
+                    let views = image.flatMap { i in right.flatMap { r in
+                        [.i420, .nv12, .gray8].contains(i.format) && [.i420, .nv12, .gray8].contains(r.format) ? (i.plane(0), r.plane(0)) : nil } }
                     giveBackFattening(region: region, surface: found[k], d: &d, decided: &fitted, confidence: map.confidence, width: w, height: h,
-                                      sampleWidth: sampleWidth)
+                                      sampleWidth: sampleWidth, views: views, referenceWidth: map.referenceWidth)
                 }
                 outlined.append((region, found.indices.filter { trusted[$0] }.map { found[$0] }))
             }
@@ -1219,10 +1230,22 @@ public struct PersonDepthRefiner: Sendable {
     }
 
     /// Background samples beside the region that carry the person's depth (the matcher's
-    /// fattening) take the disparity of the background beyond them on their row.
+    /// fattening) take the disparity of the background beyond them on their row — save those
+    /// whose own pixels match the right view at their own depth (``Settings/fatteningMatch``):
+    /// a person behind, outside the matte, beside the one in front.
     private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], decided: inout [Bool], confidence: Image?, width w: Int, height h: Int,
-                                   sampleWidth: Float) {
+                                   sampleWidth: Float, views: (Plane, Plane)? = nil, referenceWidth: Int = 0) {
         let reach = settings.reach, tol = settings.fatteningTolerance
+        let keepAt = settings.fatteningMatch, keepBy = settings.fatteningMargin
+        // Whether a sample's own pixels match at its own depth, and clearly better than at the
+        // background's: something really there (a person behind, outside the matte), not fattening.
+        func real(_ bx: Int, _ y: Int, _ v: Float, _ beyond: Float) -> Bool {
+            guard keepAt <= 1, let (left, right) = views, referenceWidth > 0 else { return false }
+            let toImage = Float(left.width) / Float(referenceWidth)
+            let cx = (2 * bx + 1) * left.width / (2 * w), cy = (2 * y + 1) * left.height / (2 * h)
+            guard let c = Self.correlations(left, right, x: cx, y: cy, half: 4, match: v * toImage, other: beyond * toImage) else { return false }
+            return !c.flat && c.atMatch >= keepAt && c.atMatch >= c.atOther + keepBy
+        }
         for y in region.minY...region.maxY {
             let base = y * w
             for x in region.minX...region.maxX where labels[base + x] == region.label {
@@ -1247,7 +1270,7 @@ public struct PersonDepthRefiner: Sendable {
                     guard let beyond else { continue }
                     for j in 1..<k {
                         let bx = x + dir * j
-                        if labels[base + bx] == 0 { d[base + bx] = beyond }
+                        if labels[base + bx] == 0 && !real(bx, y, d[base + bx], beyond) { d[base + bx] = beyond }
                     }
                 }
             }
