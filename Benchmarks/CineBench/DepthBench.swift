@@ -2,7 +2,8 @@
 // takes rendered from the stereo matcher's map (at its processing resolution, and upsampled to the
 // frame edge-aware), from that map refined with the person matte (PersonDepthRefiner), from the
 // exact disparity box-averaged to the matcher's resolution (the best a quarter-resolution map can
-// do) and to twice it (what a map of twice the size could do), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
+// do), to twice it (what a map of twice the size could do) and to each block's majority side (what
+// mixed samples on an outline are worth: next to nothing), each with its outline redrawn by the person matte (MatteEdgeRefiner, as the bokeh node does)
 // and by the full-resolution views (StereoEdgeRefiner), the refined and the exact map each with
 // the other's samples near the true edges (what the outline is worth), the refined map with one
 // kind of outline sample exact (`withExact`: what mending that kind alone is worth), from the
@@ -232,45 +233,40 @@ private func halved(_ map: DisparityMap) -> DisparityMap {
     return DisparityMap(values: values, confidence: confidence, referenceWidth: map.referenceWidth, referenceHeight: map.referenceHeight)
 }
 
-/// The mean of each `factor`×`factor` block's finite values (infinity where none is).
-private func boxAverage(_ values: Image, factor f: Int) -> Image {
+/// `values` reduced to one sample per `f`×`f` block: `reduce` of the block's finite values
+/// (infinity where none is).
+private func blocks(_ values: Image, factor f: Int, _ reduce: ([Float]) -> Float) -> Image {
     let out = Image(width: values.width / f, height: values.height / f, format: .float32)
     let source = values.plane(0), target = out.plane(0)
+    var v: [Float] = []
     for y in 0..<out.height {
         let d = target.row(y, as: Float.self)
         for x in 0..<out.width {
-            var sum: Float = 0, n: Float = 0
+            v.removeAll(keepingCapacity: true)
             for yy in y * f..<(y + 1) * f {
                 let s = source.row(yy, as: Float.self)
-                for xx in x * f..<(x + 1) * f where s[xx].isFinite { sum += s[xx]; n += 1 }
+                for xx in x * f..<(x + 1) * f where s[xx].isFinite { v.append(s[xx]) }
             }
-            d[x] = n > 0 ? sum / n : .infinity
+            d[x] = v.isEmpty ? .infinity : reduce(v)
         }
     }
     return out
 }
 
+/// Each `f`×`f` block's finite mean.
+private func boxAverage(_ values: Image, factor f: Int) -> Image {
+    blocks(values, factor: f) { $0.reduce(0, +) / Float($0.count) }
+}
+
 /// The truth averaged over each block's majority side only: where a block holds two depths more
 /// than 2 px apart (split at their midpoint), the side with more pixels — a map without mixed samples.
 private func majorityAverage(_ values: Image, factor f: Int) -> Image {
-    let out = Image(width: values.width / f, height: values.height / f, format: .float32)
-    let source = values.plane(0), target = out.plane(0)
-    for y in 0..<out.height {
-        let d = target.row(y, as: Float.self)
-        for x in 0..<out.width {
-            var v: [Float] = []
-            for yy in y * f..<(y + 1) * f {
-                let s = source.row(yy, as: Float.self)
-                for xx in x * f..<(x + 1) * f where s[xx].isFinite { v.append(s[xx]) }
-            }
-            guard let lo = v.min(), let hi = v.max() else { d[x] = .infinity; continue }
-            let mid = (lo + hi) / 2
-            let near = v.filter { $0 > mid }, far = v.filter { $0 <= mid }
-            let side = hi - lo <= 2 ? v : (near.count >= far.count ? near : far)
-            d[x] = side.reduce(0, +) / Float(side.count)
-        }
+    blocks(values, factor: f) { v in
+        let lo = v.min()!, hi = v.max()!, mid = (lo + hi) / 2
+        let near = v.filter { $0 > mid }, far = v.filter { $0 <= mid }
+        let side = hi - lo <= 2 ? v : (near.count >= far.count ? near : far)
+        return side.reduce(0, +) / Float(side.count)
     }
-    return out
 }
 
 /// Writes the frame's luma, the person matte, each map (grey, near = bright) and the renders' luma difference
