@@ -244,6 +244,8 @@ public struct PersonDepthRefiner: Sendable {
         }
         samplePerson(matte, width: w, height: h)
         let view = image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil }
+        // Both views' luma, when both are given in a format that has it.
+        let views = view.flatMap { left in right.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? (left, $0.plane(0)) : nil } }
         let luma = view.map { Self.areaMeans($0, width: w, height: h) } ?? []
         let regions = label(width: w, height: h)
         let before = surfaces
@@ -259,8 +261,8 @@ public struct PersonDepthRefiner: Sendable {
             // background's or nothing. They may not make a surface of their own.
             let sampleWidth = Float(map.referenceWidth) / Float(w)
             let border = all.isEmpty ? 0 : Self.selected(all.map(\.d), rank: all.count * 9 / 10) + 2 * sampleWidth
-            if let image, [.i420, .nv12, .gray8].contains(image.format) {
-                all = disambiguated(all, region: whole, left: image.plane(0), right: right?.plane(0), mapWidth: w, mapHeight: h,
+            if let view {
+                all = disambiguated(all, region: whole, left: view, right: right?.plane(0), mapWidth: w, mapHeight: h,
                                     referenceWidth: map.referenceWidth)
             }
             for region in split(whole, width: w) {
@@ -303,9 +305,8 @@ public struct PersonDepthRefiner: Sendable {
                                        c: last.c + (1 - keep) * (found[k].c - last.c))
                 }
                 var choice = assign(region: region, samples: samples, surfaces: found, width: w)
-                if found.count >= 2, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
-                   [.i420, .nv12, .gray8].contains(right.format) {
-                    drawnByTheViews(&choice, region: region, surfaces: found, left: image.plane(0), right: right.plane(0),
+                if found.count >= 2, let (left, right) = views {
+                    drawnByTheViews(&choice, region: region, surfaces: found, left: left, right: right,
                                     cut: (region.minX > whole.minX, region.maxX < whole.maxX),
                                     mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth)
                 }
@@ -342,16 +343,13 @@ public struct PersonDepthRefiner: Sendable {
                 }
                 for k in found.indices where trusted[k] {
                     surfaces.append(found[k])
-                    let views = image.flatMap { i in right.flatMap { r in
-                        [.i420, .nv12, .gray8].contains(i.format) && [.i420, .nv12, .gray8].contains(r.format) ? (i.plane(0), r.plane(0)) : nil } }
                     giveBackFattening(region: region, surface: found[k], d: &d, decided: &fitted, confidence: map.confidence, width: w, height: h,
                                       sampleWidth: sampleWidth, views: views, referenceWidth: map.referenceWidth)
                 }
                 outlined.append((region, found.indices.filter { trusted[$0] }.map { found[$0] }))
             }
         }
-        if let image, let right, [.i420, .nv12, .gray8].contains(image.format), [.i420, .nv12, .gray8].contains(right.format) {
-            let (left, right) = (image.plane(0), right.plane(0))
+        if let (left, right) = views {
             for (region, found) in outlined {
                 if settings.outlineByTheViews {
                     coveredByTheViews(region: region, surfaces: found, d: &d, left: left, right: right, mapWidth: w, mapHeight: h,
@@ -363,21 +361,19 @@ public struct PersonDepthRefiner: Sendable {
                 }
             }
         }
-        if settings.outOfView, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
-           [.i420, .nv12, .gray8].contains(right.format) {
+        if settings.outOfView, let (left, right) = views {
             let person = self.person, level = settings.personLevel
             _ = OutOfViewFill().fill(&d, mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth,
-                                     left: image.plane(0), right: right.plane(0), skip: { person[$0] >= level })
+                                     left: left, right: right, skip: { person[$0] >= level })
         }
         // Where the picture stands still since the last frame (1), for the steps' memory and the
         // hold over time.
         let calm = stillSamples(luma, width: w, height: h)
-        if settings.stepsByTheViews, let image, let right, [.i420, .nv12, .gray8].contains(image.format),
-           [.i420, .nv12, .gray8].contains(right.format) {
+        if settings.stepsByTheViews, let (left, right) = views {
             // People's samples are theirs: their outlines are drawn above.
             let level = settings.personLevel
             StepsByTheViews().blend(&d, mapWidth: w, mapHeight: h, referenceWidth: map.referenceWidth,
-                                    left: image.plane(0), right: right.plane(0), skip: person.map { $0 >= level },
+                                    left: left, right: right, skip: person.map { $0 >= level },
                                     still: calm, memory: &steps)
         }
         filterOverTime(&d, fitted: fitted, calm: calm, luma: luma, width: w, height: h)
@@ -1234,7 +1230,7 @@ public struct PersonDepthRefiner: Sendable {
     /// whose own pixels match the right view at their own depth (``Settings/fatteningMatch``):
     /// a person behind, outside the matte, beside the one in front.
     private func giveBackFattening(region: Region, surface: Surface, d: inout [Float], decided: inout [Bool], confidence: Image?, width w: Int, height h: Int,
-                                   sampleWidth: Float, views: (Plane, Plane)? = nil, referenceWidth: Int = 0) {
+                                   sampleWidth: Float, views: (Plane, Plane)?, referenceWidth: Int) {
         let reach = settings.reach, tol = settings.fatteningTolerance
         let keepAt = settings.fatteningMatch, keepBy = settings.fatteningMargin
         // Whether a sample's own pixels match at its own depth, and clearly better than at the
