@@ -186,7 +186,7 @@ private func refinementCost(matcher: StereoMatcher, personMatte: PersonMatte, wi
 
 /// A person refiner with the settings `REFINE_TEMPORAL`, `REFINE_STILL`, `REFINE_HELD`,
 /// `REFINE_QUIET`, `REFINE_PERSON` (the matte's person level), `REFINE_INTERIOR` (its inside
-/// level), `REFINE_REACH` (the left outline's reach), `REFINE_SOFT_TOP`, `REFINE_SOFT_LEVEL`
+/// level), `REFINE_REACH` and `REFINE_OUTER_REACH` (the left outline's reach inside a region and outside), `REFINE_SOFT_TOP`, `REFINE_SOFT_LEVEL`
 /// and `REFINE_SOFT_TOLERANCE` (the soft matte's rows, level and tolerance for the top outline),
 /// `REFINE_STEPS=1` (the steps by the views) and `REFINE_THREADS` (cores) name, for trying them.
 private func tunedRefiner() -> PersonDepthRefiner {
@@ -199,6 +199,7 @@ private func tunedRefiner() -> PersonDepthRefiner {
     if let t = env["REFINE_PERSON"].flatMap(Float.init) { refiner.settings.personLevel = t }
     if let t = env["REFINE_INTERIOR"].flatMap(Float.init) { refiner.settings.interiorLevel = t }
     if let t = env["REFINE_REACH"].flatMap(Int.init) { refiner.settings.leftOutlineReach = t }
+    if let t = env["REFINE_OUTER_REACH"].flatMap(Int.init) { refiner.settings.leftOutlineOuterReach = t }
     if let t = env["REFINE_SOFT_TOP"].flatMap(Int.init) { refiner.settings.softTopReach = t }
     if let t = env["REFINE_SOFT_LEVEL"].flatMap(Float.init) { refiner.settings.softTopLevel = t }
     if let t = env["REFINE_SOFT_TOLERANCE"].flatMap(Float.init) { refiner.settings.softTopTolerance = t }

@@ -469,6 +469,26 @@ import Testing
         #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 9, 24) - 20) < 0.5)
     }
 
+    /// The matte often spans the whole band of wall the right camera cannot see left of a neck
+    /// or a shoulder: here three samples too wide, and the matcher's fattening one more. The
+    /// outer outline's search, four samples each way of the matte's edge, reaches the person's
+    /// edge (in sample 10); three each way end just before it, and sample 10 keeps the person's
+    /// whole depth.
+    @Test func aLeftOutlineThreeSamplesInsideTheMatteIsFound() {
+        let w = 80, h = 48
+        let (left, right) = personOnAWall(columns: 42..<162, seed: 5)
+        let (map, matte) = drawn(width: w, height: h) { x, y in
+            let person = y >= 6 && (7...40).contains(x)
+            return (person || (y >= 6 && x == 6) ? 20 : 5, person)
+        }
+        var refiner = PersonDepthRefiner()
+        expectLeftOutline(refiner.refine(map, matte: matte, image: left, right: right), halfAt: 10)
+        var short = PersonDepthRefiner()
+        short.settings.leftOutlineOuterReach = 3
+        let out = short.refine(map, matte: matte, image: left, right: right)
+        for y in [12, 24, 36, 44] { #expect(value(out, 10, y) > 17.5, "(10, \(y)): \(value(out, 10, y))") }
+    }
+
     /// The same where the one behind is a person too, under the same matte region: the left
     /// outline of the one in front is drawn by the views, and the one behind takes the rest.
     @Test func aLeftOutlineOverAPersonBehindIsPlacedTheSameWay() {
