@@ -104,7 +104,9 @@ public struct PersonDepthRefiner: Sendable {
         /// Samples each way of a person's left outline searched for their edge (0 = off): the
         /// column that best parts pixels that do not match at the person's disparity from pixels
         /// that do, helped by the picture's step (see `refine`). Seeds 1–3 of `CineBench depth`:
-        /// 36.9 / 36.3 / 36.5 dB near the depth edges off, 37.2 / 36.7 / 37.1 on.
+        /// 36.9 / 36.3 / 36.5 dB near the depth edges off, 37.2 / 36.7 / 37.1 on. This reach is
+        /// the one of a left outline inside a matte region (``leftOutlineOuterReach`` is the
+        /// outer outline's); 0 turns both off.
         public var leftOutlineReach = 3
         /// The same for a person's outer left outline (against the background, not another
         /// person), where the matte often spans the whole band of wall hidden from the right
