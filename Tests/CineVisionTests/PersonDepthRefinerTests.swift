@@ -469,8 +469,8 @@ import Testing
         #expect(abs(value(off.refine(map, matte: matte, image: left, right: right), 9, 24) - 20) < 0.5)
     }
 
-    /// The matte often spans the whole band of wall the right camera cannot see left of a neck
-    /// or a shoulder: here three samples too wide, and the matcher's fattening one more. The
+    /// Left of a torso the matte and the matcher's fattening often reach three or four samples
+    /// over the wall: here the matte three samples too wide, and the fattening one more. The
     /// outer outline's search, four samples each way of the matte's edge, reaches the person's
     /// edge (in sample 10); three each way end just before it, and sample 10 keeps the person's
     /// whole depth.

@@ -109,8 +109,8 @@ public struct PersonDepthRefiner: Sendable {
         /// outer outline's); 0 turns both off.
         public var leftOutlineReach = 3
         /// The same for a person's outer left outline (against the background, not another
-        /// person), where the matte often spans the whole band of wall hidden from the right
-        /// camera beside a neck or a shoulder. Seeds 1–3 of `CineBench depth`: 0.95 / 1.31 /
+        /// person), where the matte and the matcher's fattening together often reach three or
+        /// four samples over the wall beside a torso. Seeds 1–3 of `CineBench depth`: 0.95 / 1.31 /
         /// 1.31 % of edge pixels off at 3, 0.96 / 1.25 / 1.28 % at 4, 0.96 / 1.25 / 1.32 at 5.
         /// (Inside a region a wider search pulls the edge into a flat person behind, who
         /// matches anywhere at the near one's disparity.)
