@@ -252,9 +252,10 @@ public struct PersonDepthRefiner: Sendable {
             }
         }
         samplePerson(matte, width: w, height: h)
-        let view = image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil }
-        // Both views' luma, when both are given in a format that has it.
-        let views = view.flatMap { left in right.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? (left, $0.plane(0)) : nil } }
+        // Each view's luma, when given in a format that has it; both views' when both are.
+        func lumaPlane(_ image: Image?) -> Plane? { image.flatMap { [.i420, .nv12, .gray8].contains($0.format) ? $0.plane(0) : nil } }
+        let view = lumaPlane(image)
+        let views = view.flatMap { left in lumaPlane(right).map { (left, $0) } }
         let luma = view.map { Self.areaMeans($0, width: w, height: h) } ?? []
         let regions = label(width: w, height: h)
         let before = surfaces
@@ -1140,10 +1141,10 @@ public struct PersonDepthRefiner: Sendable {
     private func leftOutlineByTheViews(region: Region, surfaces: [Surface], d: inout [Float], fitted: inout [Bool], left: Plane, right: Plane,
                                        mapWidth w: Int, mapHeight h: Int, referenceWidth: Int) {
         guard !surfaces.isEmpty, left.width >= 2 * w, right.width == left.width, right.height == left.height else { return }
-        let iw = left.width, ih = left.height, reach = settings.leftOutlineReach
+        let iw = left.width, ih = left.height, innerReach = settings.leftOutlineReach, outerReach = settings.leftOutlineOuterReach
         var writes: [(index: Int, value: Float, held: Bool)] = []
         var behind: [Float] = []
-        behind.reserveCapacity(reach + 2)
+        behind.reserveCapacity(innerReach + 2)
         for y in region.minY...region.maxY {
             for x in region.minX...region.maxX where labels[y * w + x] == region.label {
                 let i = y * w + x, v = d[i]
@@ -1152,17 +1153,17 @@ public struct PersonDepthRefiner: Sendable {
                 let inner = labels[i - 1] == region.label
                 if !inner {
                     // The background beyond: the farthest of the samples to the left outside people.
-                    for k in 1...(settings.leftOutlineOuterReach + 2) where x - k >= 0 && labels[i - k] == 0 { background = min(background, d[i - k]) }
+                    for k in 1...(outerReach + 2) where x - k >= 0 && labels[i - k] == 0 { background = min(background, d[i - k]) }
                 } else if settings.innerLeftOutlines, d[i - 1] < surface.disparity(x, y) - 3 {
                     // In front of something farther under the same matte region (a person behind,
                     // or the wall the matte spans): the middle of what lies farther to the left.
                     behind.removeAll(keepingCapacity: true)
-                    for k in 1...(reach + 2) where x - k >= 0 && d[i - k] < surface.disparity(x, y) - 3 { behind.append(d[i - k]) }
+                    for k in 1...(innerReach + 2) where x - k >= 0 && d[i - k] < surface.disparity(x, y) - 3 { behind.append(d[i - k]) }
                     behind.sort()
                     background = behind[behind.count / 2]
                 }
                 guard background.isFinite, background < surface.disparity(x, y) - 3 else { continue }
-                let r = inner ? reach : settings.leftOutlineOuterReach, a = x - r, b = x + r
+                let reach = inner ? innerReach : outerReach, a = x - reach, b = x + reach
                 let edge = Self.personEdge(left, right, from: a * iw / w, to: b * iw / w, rows: (y * ih / h)..<((y + 1) * ih / h),
                                            shift: surface.disparity(x, y) * Float(iw) / Float(referenceWidth),
                                            match: settings.leftOutlineMatch, pictureWeight: settings.leftOutlinePicture)
